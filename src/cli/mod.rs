@@ -1,0 +1,42 @@
+//! Command-line subcommands of the `kishi` binary (`perft`, `bench`, `learn`, `weights`), and the
+//! protocol loop when no subcommand is given. Each subcommand parses its own arguments and returns
+//! the process exit code; errors go to stderr with a non-zero code.
+
+pub mod perft;
+
+/// Runs the binary with its arguments (program name excluded); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let Some(cmd) = args.first() else {
+        return protocol_loop();
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "perft" => perft::run(rest),
+        "help" | "--help" | "-h" => {
+            print!("{}", HELP);
+            0
+        }
+        "--version" | "-V" => {
+            println!("kishi {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        other => {
+            eprintln!("error: unknown subcommand '{other}'\n\n{HELP}");
+            2
+        }
+    }
+}
+
+const HELP: &str = "\
+kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner
+
+usage:
+  kishi                                   read USI or UCI from stdin (first command: usi | uci)
+  kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
+  kishi help
+";
+
+fn protocol_loop() -> i32 {
+    eprintln!("error: the protocol loop is not built yet");
+    1
+}

@@ -1,0 +1,1 @@
+//! The generic PVS search (Lazy SMP, lock-free transposition table), written once for every game.

@@ -1,0 +1,295 @@
+//! `ShogiPos`: the `Game` implementation for shogi, a thin copy-make wrapper over `haitaka::Board`.
+
+use super::{see, value};
+use crate::game::{EnteringKingRule, Game, Outcome, RulesError, Side, WinReason};
+use haitaka::{Board, Color, Move, Piece, PieceMoves, Square};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShogiPos {
+    board: Board,
+}
+
+const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+impl ShogiPos {
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Wraps a board that haitaka has validated.
+    pub fn from_board(board: Board) -> Self {
+        ShogiPos { board }
+    }
+
+    fn stm(&self) -> Color {
+        self.board.side_to_move()
+    }
+}
+
+fn side_of(c: Color) -> Side {
+    match c {
+        Color::Black => Side::First,
+        Color::White => Side::Second,
+    }
+}
+
+impl Game for ShogiPos {
+    type Move = Move;
+
+    const NAME: &'static str = "shogi";
+    const REPETITION_COUNT: usize = 4;
+    const PERPETUAL_CHECK_LOSES: bool = true;
+    // (colour, piece 0..14) x 81 target squares.
+    const HISTORY_SIZE: usize = 2 * 14 * 81;
+
+    fn startpos() -> Self {
+        ShogiPos {
+            board: Board::startpos(),
+        }
+    }
+
+    fn from_text(text: &str) -> Result<Self, RulesError> {
+        let text = text.trim();
+        let text = text.strip_prefix("sfen ").unwrap_or(text).trim();
+        if text == "startpos" {
+            return Ok(Self::startpos());
+        }
+        super::sfen::check_sfen(text)?;
+        let board = Board::from_sfen(text)
+            .map_err(|e| RulesError::new(format!("invalid SFEN '{text}': {e}")))?;
+        Ok(ShogiPos { board })
+    }
+
+    fn to_text(&self) -> String {
+        self.board.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, RulesError> {
+        let mv: Move = text
+            .parse()
+            .map_err(|e| RulesError::new(format!("'{text}' is not a USI move ({e})")))?;
+        if !self.board.is_legal(mv) {
+            return Err(RulesError::new(format!(
+                "'{text}' is not a legal move in this position{}",
+                super::sfen::illegal_move_reason(&self.board, mv)
+            )));
+        }
+        Ok(mv)
+    }
+
+    fn move_text(&self, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn key(&self) -> u64 {
+        self.board.hash()
+    }
+
+    fn side_to_move(&self) -> Side {
+        side_of(self.stm())
+    }
+
+    fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    fn ply(&self) -> u32 {
+        (self.board.move_number() as u32).saturating_sub(1)
+    }
+
+    fn reversible_plies(&self) -> u32 {
+        u32::MAX
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        self.board.generate_moves(|moves| {
+            out.extend(moves);
+            false
+        });
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        let mut n = 0u64;
+        // haitaka 0.3.2's `PieceMoves::len` miscounts some promotion options (e.g. matsuri after
+        // P*3a: 139 instead of 144), so the moves are counted by iterating them.
+        self.board.generate_moves(|moves| {
+            n += moves.into_iter().count() as u64;
+            false
+        });
+        n
+    }
+
+    fn tactical_moves(&self, out: &mut Vec<Move>) {
+        let them = self.board.colors(!self.stm());
+        self.board.generate_board_moves(|moves| {
+            if let PieceMoves::BoardMoves { .. } = moves {
+                for mv in moves {
+                    if them.has(mv.to()) || mv.is_promotion() {
+                        out.push(mv);
+                    }
+                }
+            }
+            false
+        });
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.board.is_legal(mv)
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        let mut board = self.board.clone();
+        board.play_unchecked(mv);
+        ShogiPos { board }
+    }
+
+    fn play_null(&self) -> Option<Self> {
+        self.board.null_move().map(|board| ShogiPos { board })
+    }
+
+    fn is_capture(&self, mv: Move) -> bool {
+        match mv {
+            Move::BoardMove { to, .. } => self.board.colors(!self.stm()).has(to),
+            Move::Drop { .. } => false,
+        }
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        mv.is_promotion() || self.is_capture(mv)
+    }
+
+    fn gives_check(&self, mv: Move) -> bool {
+        !self.play(mv).board.checkers().is_empty()
+    }
+
+    fn see(&self, mv: Move) -> i32 {
+        see::see(&self.board, mv)
+    }
+
+    fn victim_value(&self, mv: Move) -> i32 {
+        match mv {
+            Move::BoardMove {
+                from,
+                to,
+                promotion,
+            } => {
+                let captured = self.board.piece_on(to).map_or(0, value);
+                let promo = match (promotion, self.board.piece_on(from)) {
+                    (true, Some(p)) => value(p.promote()) - value(p),
+                    _ => 0,
+                };
+                captured + promo
+            }
+            Move::Drop { .. } => 0,
+        }
+    }
+
+    fn attacker_value(&self, mv: Move) -> i32 {
+        match mv {
+            Move::BoardMove { from, .. } => self.board.piece_on(from).map_or(0, value),
+            Move::Drop { piece, .. } => value(piece),
+        }
+    }
+
+    fn history_index(&self, mv: Move) -> usize {
+        let piece = match mv {
+            Move::BoardMove {
+                from, promotion, ..
+            } => {
+                let p = self.board.piece_on(from).unwrap_or(Piece::Pawn);
+                if promotion {
+                    p.promote()
+                } else {
+                    p
+                }
+            }
+            Move::Drop { piece, .. } => piece,
+        };
+        ((self.stm() as usize * 14) + piece as usize) * 81 + mv.to() as usize
+    }
+
+    fn encode_move(mv: Move) -> u16 {
+        // to: 7 bits; from (0..81) or 81 + drop piece (0..7): 7 bits; promotion: 1 bit; +1 so 0 = none.
+        let (from, promo) = match mv {
+            Move::BoardMove {
+                from, promotion, ..
+            } => (from as u16, promotion as u16),
+            Move::Drop { piece, .. } => (81 + piece as u16, 0),
+        };
+        1 + (mv.to() as u16 | from << 7) + (promo << 14)
+    }
+
+    fn decode_move(&self, code: u16) -> Option<Move> {
+        let code = code.checked_sub(1)?;
+        let to = Square::try_index((code & 0x7f) as usize)?;
+        let from = ((code >> 7) & 0x7f) as usize;
+        let promotion = (code >> 14) & 1 == 1;
+        let mv = if from < 81 {
+            Move::BoardMove {
+                from: Square::try_index(from)?,
+                to,
+                promotion,
+            }
+        } else {
+            Move::Drop {
+                piece: Piece::try_index(from - 81)?,
+                to,
+            }
+        };
+        self.board.is_legal(mv).then_some(mv)
+    }
+
+    fn material(&self) -> i32 {
+        let mut score = 0;
+        for color in [Color::Black, Color::White] {
+            let sign = if color == self.stm() { 1 } else { -1 };
+            for piece in Piece::ALL {
+                if piece == Piece::King {
+                    continue;
+                }
+                let n = self.board.colored_pieces(color, piece).len() as i32;
+                score += sign * n * value(piece);
+            }
+            for (i, &n) in self
+                .board
+                .hand(color)
+                .iter()
+                .enumerate()
+                .take(Piece::HAND_NUM)
+            {
+                score += sign * n as i32 * PIECE_HAND_VALUES[i];
+            }
+        }
+        score
+    }
+
+    fn null_move_allowed(&self) -> bool {
+        // Shogi has no zugzwang in practice: drops always give a useful move.
+        true
+    }
+
+    fn position_outcome(&self) -> Option<Outcome> {
+        if self.count_legal_moves() == 0 {
+            // No legal move is a loss whether in check or not (shogi has no stalemate).
+            return Some(Outcome::Win(side_of(!self.stm()), WinReason::Checkmate));
+        }
+        None
+    }
+
+    fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
+        super::declaration::can_declare(&self.board, rule)
+    }
+}
+
+/// Hand values in `Piece` order for the seven hand pieces.
+const PIECE_HAND_VALUES: [i32; 7] = [
+    super::PIECE_VALUES[0],
+    super::PIECE_VALUES[1],
+    super::PIECE_VALUES[2],
+    super::PIECE_VALUES[3],
+    super::PIECE_VALUES[4],
+    super::PIECE_VALUES[5],
+    super::PIECE_VALUES[6],
+];
+
+pub const STARTPOS: &str = STARTPOS_SFEN;

@@ -3,6 +3,7 @@
 //! the process exit code; errors go to stderr with a non-zero code.
 
 pub mod perft;
+pub mod rules_dump;
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -12,6 +13,8 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     match cmd.as_str() {
         "perft" => perft::run(rest),
+        // Developer command for the cross-check against cshogi / python-chess (not in HELP).
+        "rules-dump" => rules_dump::run(rest),
         "help" | "--help" | "-h" => {
             print!("{}", HELP);
             0

@@ -210,6 +210,7 @@ pub fn outcome_text(o: Outcome) -> String {
                 DrawReason::FiftyMoves => "fifty",
                 DrawReason::InsufficientMaterial => "insufficient",
                 DrawReason::MaxMoves => "maxmoves",
+                DrawReason::Declaration => "declaration",
             };
             format!("draw:{reason}")
         }

@@ -1,7 +1,7 @@
 //! `ShogiPos`: the `Game` implementation for shogi, a thin copy-make wrapper over `haitaka::Board`.
 
 use super::{movegen, see, value};
-use crate::game::{EnteringKingRule, Game, Outcome, RulesError, Side, WinReason};
+use crate::game::{DrawReason, EnteringKingRule, Game, Outcome, RulesError, Side, WinReason};
 use haitaka::{prom_zone, BitBoard, Board, Color, Move, Piece, PieceMoves, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,6 +286,15 @@ impl Game for ShogiPos {
 
     fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
         super::declaration::can_declare(&self.board, rule)
+    }
+
+    fn declaration_outcome(&self, rule: EnteringKingRule) -> Option<Outcome> {
+        use super::declaration::{declaration, Declaration};
+        match declaration(&self.board, rule) {
+            Declaration::Invalid => None,
+            Declaration::Draw => Some(Outcome::Draw(DrawReason::Declaration)),
+            Declaration::Win => Some(Outcome::Win(side_of(self.stm()), WinReason::Declaration)),
+        }
     }
 }
 

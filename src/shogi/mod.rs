@@ -1,6 +1,7 @@
 //! Shogi rules over `haitaka`: positions (SFEN), USI moves, SEE, outcomes, records and features.
 
 pub mod declaration;
+pub mod movegen;
 pub mod position;
 pub mod see;
 pub mod sfen;

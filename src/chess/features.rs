@@ -78,6 +78,13 @@ pub struct ChessAcc {
     kp: [[i32; 2]; 2],
 }
 
+impl ChessAcc {
+    /// The running sums `(material [mg, eg], KP [view][mg, eg])`, compared exactly by tests.
+    pub fn sums(&self) -> ([i32; 2], [[i32; 2]; 2]) {
+        (self.material, self.kp)
+    }
+}
+
 const COLORS: [Color; 2] = [Color::White, Color::Black];
 const NON_KING: [Piece; 5] = [
     Piece::Pawn,
@@ -530,4 +537,19 @@ pub fn positional_name(t: usize) -> String {
         P_TEMPO => "tempo".into(),
         _ => format!("unknown_{t}"),
     }
+}
+
+/// Random parameters (tests and benchmarks): the default material and positional weights plus
+/// noise in ±8, KP uniform in ±`spread`. Deterministic in `seed`.
+pub fn random_params(seed: u64, spread: i32) -> Vec<i32> {
+    let mut rng = crate::eval::rng::SplitMix64::new(seed);
+    let mut p: Vec<i32> = DEFAULT_MATERIAL.concat();
+    p.iter_mut().for_each(|v| *v += rng.symmetric(8));
+    for _ in 0..N_KP {
+        p.push(rng.symmetric(spread));
+    }
+    for v in default_positional() {
+        p.push(v + rng.symmetric(8));
+    }
+    p
 }

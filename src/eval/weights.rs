@@ -194,9 +194,13 @@ impl Weights {
     }
 }
 
+/// The image length written by `build_image` (the buffer is rounded up to whole words).
 fn parse_len(words: &[u64]) -> Result<usize, String> {
-    let bytes: &[u8] = bytemuck::cast_slice(words);
-    Ok(parse_header(bytes)?.file_bytes as usize)
+    let len = u64::from_le(*words.get(2).ok_or("image shorter than a header")?) as usize;
+    if len > words.len() * 8 {
+        return Err("image length beyond its buffer".into());
+    }
+    Ok(len)
 }
 
 fn image_for<G: Game, F: FeatureSet<G>>(

@@ -259,6 +259,14 @@ pub struct BonanzaAcc {
     kings: [u8; 2],
 }
 
+impl BonanzaAcc {
+    /// The running sums `(material, [KP+KPP of black's king, of white's king], KKP)`: tests compare
+    /// them exactly between incremental and from-scratch accumulators.
+    pub fn sums(&self) -> (i32, [i32; 2], i32) {
+        (self.material, self.kpp, self.kkp)
+    }
+}
+
 impl Default for BonanzaAcc {
     fn default() -> Self {
         BonanzaAcc {
@@ -851,6 +859,20 @@ impl FeatureSet<ShogiPos> for Bonanza {
             ("kpp", (i - OFF_KPP) as u32)
         }
     }
+}
+
+/// Random independent parameters (benchmarks and tests): Bonanza's piece values plus noise in
+/// ±8, every positional parameter uniform in ±`spread`. Deterministic in `seed`.
+pub fn random_params(seed: u64, spread: i32) -> Vec<i32> {
+    let mut rng = crate::eval::rng::SplitMix64::new(seed);
+    let mut p = Vec::with_capacity(N_PARAMS);
+    for v in BONANZA_MATERIAL {
+        p.push(v + rng.symmetric(8));
+    }
+    for _ in N_MATERIAL..N_PARAMS {
+        p.push(rng.symmetric(spread));
+    }
+    p
 }
 
 #[cfg(test)]

@@ -321,6 +321,12 @@ impl Game for ChessPos {
         !(ours & !(b.pieces(Piece::Pawn) | b.pieces(Piece::King))).is_empty()
     }
 
+    fn is_draw_by_rule(&self) -> bool {
+        // The search asks before generating moves, so a mate delivered on exactly the hundredth
+        // ply scores as a draw there; adjudication (`position_outcome`) gets it right.
+        self.board.halfmove_clock() >= 100 || self.insufficient_material()
+    }
+
     fn position_outcome(&self) -> Option<Outcome> {
         if !self.board.generate_moves(|_| true) {
             return Some(if self.in_check() {

@@ -2,6 +2,7 @@
 //! protocol loop when no subcommand is given. Each subcommand parses its own arguments and returns
 //! the process exit code; errors go to stderr with a non-zero code.
 
+pub mod bench;
 pub mod perft;
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
@@ -12,6 +13,7 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     match cmd.as_str() {
         "perft" => perft::run(rest),
+        "bench" => bench::run(rest),
         "help" | "--help" | "-h" => {
             print!("{}", HELP);
             0
@@ -33,6 +35,7 @@ kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner
 usage:
   kishi                                   read USI or UCI from stdin (first command: usi | uci)
   kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
+  kishi bench <shogi|chess> [depth] [threads] [hash-mb]
   kishi help
 ";
 

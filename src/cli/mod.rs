@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod perft;
+pub mod weights;
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -14,6 +15,7 @@ pub fn run(args: &[String]) -> i32 {
     match cmd.as_str() {
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "weights" => weights::run(rest),
         "help" | "--help" | "-h" => {
             print!("{}", HELP);
             0
@@ -36,6 +38,7 @@ usage:
   kishi                                   read USI or UCI from stdin (first command: usi | uci)
   kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
   kishi bench <shogi|chess> [depth] [threads] [hash-mb]
+  kishi weights <inspect|verify|make-random|hold|eval|bench|evalbench> … (kishi weights help)
   kishi help
 ";
 

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod perft;
 pub mod rules_dump;
+pub mod weights;
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -17,6 +18,7 @@ pub fn run(args: &[String]) -> i32 {
         "bench" => bench::run(rest),
         // Developer command for the cross-check against cshogi / python-chess (not in HELP).
         "rules-dump" => rules_dump::run(rest),
+        "weights" => weights::run(rest),
         "help" | "--help" | "-h" => {
             print!("{}", HELP);
             0
@@ -39,6 +41,7 @@ usage:
   kishi                                   read USI or UCI from stdin (first command: usi | uci)
   kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
   kishi bench <shogi|chess> [depth] [threads] [hash-mb]
+  kishi weights <inspect|verify|make-random|hold|eval|bench|evalbench> … (kishi weights help)
   kishi help
 ";
 

@@ -1,6 +1,7 @@
 //! Chess rules over `cozy-chess`: positions (FEN), UCI moves, SEE, outcomes, records and features.
 
 pub mod position;
+pub mod records;
 pub mod see;
 
 pub use position::ChessPos;

@@ -3,6 +3,7 @@
 pub mod declaration;
 pub mod movegen;
 pub mod position;
+pub mod records;
 pub mod see;
 pub mod sfen;
 

@@ -820,7 +820,9 @@ impl FeatureSet<ShogiPos> for Bonanza {
             }
         }
         let mut kpp = vec![0i16; 81 * FE * FE];
-        for k in 0..81 {
+        // An all-zero table (the learner's early stages) needs no expansion work.
+        let kpp_zero = p_kpp.iter().all(|&v| v == 0);
+        for k in (0..81).filter(|_| !kpp_zero) {
             let block = &mut kpp[k * FE * FE..(k + 1) * FE * FE];
             for a in 1..FE {
                 for b in 0..a {

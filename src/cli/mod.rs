@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod perft;
+pub mod rules_dump;
 pub mod weights;
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
@@ -15,6 +16,8 @@ pub fn run(args: &[String]) -> i32 {
     match cmd.as_str() {
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        // Developer command for the cross-check against cshogi / python-chess (not in HELP).
+        "rules-dump" => rules_dump::run(rest),
         "weights" => weights::run(rest),
         "help" | "--help" | "-h" => {
             print!("{}", HELP);

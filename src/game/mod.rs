@@ -192,6 +192,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
         false
     }
+    /// The outcome of a declaration by the side to move under `rule`: a win, a draw (shogi's
+    /// 24-point rule at 24–30 points), or `None` when the conditions are not met. Chess: `None`.
+    /// (Added with a default so existing implementations keep compiling.)
+    fn declaration_outcome(&self, _rule: EnteringKingRule) -> Option<Outcome> {
+        None
+    }
 }
 
 /// Counts the leaves of the legal-move tree of depth `depth` (bulk-counted at the last ply).

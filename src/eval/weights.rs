@@ -238,13 +238,16 @@ fn image_for<G: Game, F: FeatureSet<G>>(
     build_image(G::NAME, F::NAME, F::VERSION, &list, provenance_json)
 }
 
+/// Byte range of each spec table in the image (`None` = absent).
+type Ranges = Vec<Option<(usize, usize)>>;
+
 /// Matches the directory against the spec and verifies checksums.
 fn check_tables(
     img: &[u8],
     header: &Header,
     specs: &[TableSpec],
     verify: Verify,
-) -> Result<(Vec<Option<(usize, usize)>>, bool), String> {
+) -> Result<(Ranges, bool), String> {
     let mut ranges = vec![None; specs.len()];
     let mut all = true;
     for e in &header.tables {

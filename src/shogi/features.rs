@@ -131,6 +131,8 @@ fn tri(a: usize, b: usize) -> usize {
     hi * (hi - 1) / 2 + lo
 }
 
+// Index loops: the same index addresses the mirror table and the pair numbering.
+#[allow(clippy::needless_range_loop)]
 fn orbits() -> &'static Orbits {
     static O: OnceLock<Orbits> = OnceLock::new();
     O.get_or_init(|| {
@@ -903,6 +905,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn param_indices_are_dense_and_mirror_tied() {
         let mut seen = vec![false; N_KP];
         for k in 0..81 {

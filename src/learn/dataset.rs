@@ -93,9 +93,10 @@ fn is_record_file(p: &Path) -> bool {
     !name.contains(".meta.") && (name.ends_with(".txt") || name.ends_with(".txt.xz"))
 }
 
-fn read_file<G: Game>(
-    path: &Path,
-) -> Result<Box<dyn Iterator<Item = Result<Record<G>, RecordError>>>, String> {
+/// A stream of records, malformed ones as errors.
+type Records<G> = Box<dyn Iterator<Item = Result<Record<G>, RecordError>>>;
+
+fn read_file<G: Game>(path: &Path) -> Result<Records<G>, String> {
     if !is_record_file(path) {
         return Err(format!(
             "{}: the learner reads the line format (.txt, .txt.xz); convert other formats first",

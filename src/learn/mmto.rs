@@ -245,18 +245,36 @@ fn leaf_of<G: Game, F: FeatureSet<G>>(
     (out, predicted)
 }
 
+/// What step 1 searches with: the evaluation built from `params`, and the learned tables.
+pub struct Step1Context<'a, G: Game, F: FeatureSet<G>> {
+    pub eval: &'a LinearEval<G, F>,
+    pub params: &'a [i32],
+    pub learned: &'a Learned,
+    pub cfg: &'a LearnConfig,
+}
+
+impl<G: Game, F: FeatureSet<G>> Clone for Step1Context<'_, G, F> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<G: Game, F: FeatureSet<G>> Copy for Step1Context<'_, G, F> {}
+
 /// Step 1 for one position: the record move with a full window, every other move with a window
 /// around the record move's value. `None` for positions the paper excludes (a mate found).
 pub fn step1_position<G: Game, F: FeatureSet<G>>(
     searcher: &mut LeafSearcher,
-    eval: &LinearEval<G, F>,
-    params: &[i32],
-    learned: &Learned,
-    cfg: &LearnConfig,
+    ctx: &Step1Context<G, F>,
     sample: &Sample<G>,
     stats: &mut Step1Stats,
     keep_leaves: bool,
 ) -> Option<PositionData> {
+    let Step1Context {
+        eval,
+        params,
+        learned,
+        cfg,
+    } = *ctx;
     stats.positions += 1;
     let pos = &sample.pos;
     let mut buf = Vec::new();
@@ -360,13 +378,16 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
                         let mut searcher = LeafSearcher::new(SearchParams::learner(), 1);
                         let mut out = Vec::with_capacity(part.len());
                         let mut stats = Step1Stats::default();
+                        let ctx = Step1Context {
+                            eval,
+                            params,
+                            learned,
+                            cfg,
+                        };
                         for (i, s) in part.iter().enumerate() {
                             if let Some(d) = step1_position::<G, F>(
                                 &mut searcher,
-                                eval,
-                                params,
-                                learned,
-                                cfg,
+                                &ctx,
                                 s,
                                 &mut stats,
                                 keep_leaves,

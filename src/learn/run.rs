@@ -210,7 +210,7 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         test_agreement: 0.0,
         params: params.clone(),
     };
-    let mut metrics_lines = count_lines(&metrics_path);
+    let lines_before = count_lines(&metrics_path);
     for iter in start_iter..args.iterations {
         let it_start = Instant::now();
         let prov = provenance::<G, F>(args, &cfg, iter, &summary);
@@ -292,7 +292,7 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             [step1_secs, step23_secs, it_start.elapsed().as_secs_f64()],
         );
         append_line(&metrics_path, &line)?;
-        metrics_lines += 1;
+        let metrics_lines = lines_before + (iter + 1 - start_iter) as u64;
         Checkpoint {
             iteration: (iter + 1) as u32,
             rng: rng.0,

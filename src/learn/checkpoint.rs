@@ -2,8 +2,10 @@
 //! that a `kill -9` at any moment leaves the last complete iteration on disk.
 //!
 //! Layout (little-endian): magic `KISHICKP`, version u32, iteration u32, rng u64, metrics lines
-//! u64, fingerprint (u32 length + UTF-8), parameter count u64 + i32s, shadow count u64 + f64s.
-//! A params file is magic `KISHIPRM`, count u64, i32s.
+//! u64, fingerprint (u32 length + UTF-8), parameters, shadow count u64 + f64s.
+//! A params file is magic `KISHIPRM` then parameters. Parameters are stored as count u64 then runs
+//! of (zeros u32, literal count u32, literal i32s): early stages leave tens of millions of weights
+//! at zero, and the files stay small.
 
 use crate::eval::format::write_atomic;
 use byteorder::{ByteOrder, LittleEndian as LE};
@@ -11,7 +13,27 @@ use std::path::Path;
 
 const CKPT_MAGIC: &[u8; 8] = b"KISHICKP";
 const PARAMS_MAGIC: &[u8; 8] = b"KISHIPRM";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+
+fn put_params(b: &mut Vec<u8>, params: &[i32]) {
+    b.extend_from_slice(&(params.len() as u64).to_le_bytes());
+    let mut i = 0;
+    while i < params.len() {
+        let z0 = i;
+        while i < params.len() && params[i] == 0 && i - z0 < u32::MAX as usize {
+            i += 1;
+        }
+        let l0 = i;
+        while i < params.len() && params[i] != 0 && i - l0 < u32::MAX as usize {
+            i += 1;
+        }
+        b.extend_from_slice(&((l0 - z0) as u32).to_le_bytes());
+        b.extend_from_slice(&((i - l0) as u32).to_le_bytes());
+        for v in &params[l0..i] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Checkpoint {
@@ -49,6 +71,25 @@ impl Cursor<'_> {
     fn u64(&mut self) -> Result<u64, String> {
         Ok(LE::read_u64(self.take(8)?))
     }
+    fn params(&mut self) -> Result<Vec<i32>, String> {
+        let n = self.u64()? as usize;
+        if n > 1 << 31 {
+            return Err(format!("{}: bad parameter count {n}", self.name));
+        }
+        let mut v = Vec::with_capacity(n);
+        while v.len() < n {
+            let zeros = self.u32()? as usize;
+            let lits = self.u32()? as usize;
+            if v.len() + zeros + lits > n || zeros + lits == 0 {
+                return Err(format!("{}: bad parameter run", self.name));
+            }
+            v.resize(v.len() + zeros, 0);
+            let bytes = self.take(lits.checked_mul(4).ok_or("overflow")?)?;
+            v.extend(bytes.chunks_exact(4).map(LE::read_i32));
+        }
+        Ok(v)
+    }
+
     fn count(&mut self, elem: usize) -> Result<usize, String> {
         let n = self.u64()? as usize;
         if n.checked_mul(elem).is_none_or(|b| b > self.b.len()) {
@@ -68,10 +109,7 @@ impl Checkpoint {
         b.extend_from_slice(&self.metrics_lines.to_le_bytes());
         b.extend_from_slice(&(self.fingerprint.len() as u32).to_le_bytes());
         b.extend_from_slice(self.fingerprint.as_bytes());
-        b.extend_from_slice(&(self.params.len() as u64).to_le_bytes());
-        for p in &self.params {
-            b.extend_from_slice(&p.to_le_bytes());
-        }
+        put_params(&mut b, &self.params);
         b.extend_from_slice(&(self.shadow.len() as u64).to_le_bytes());
         for s in &self.shadow {
             b.extend_from_slice(&s.to_le_bytes());
@@ -102,8 +140,7 @@ impl Checkpoint {
         let flen = c.u32()? as usize;
         let fingerprint = String::from_utf8(c.take(flen)?.to_vec())
             .map_err(|_| format!("{name}: bad fingerprint"))?;
-        let n = c.count(4)?;
-        let params = c.take(n * 4)?.chunks_exact(4).map(LE::read_i32).collect();
+        let params = c.params()?;
         let m = c.count(8)?;
         let shadow = c.take(m * 8)?.chunks_exact(8).map(LE::read_f64).collect();
         if c.at != bytes.len() {
@@ -123,10 +160,7 @@ impl Checkpoint {
 pub fn write_params(path: &Path, params: &[i32]) -> Result<(), String> {
     let mut b = Vec::with_capacity(16 + params.len() * 4);
     b.extend_from_slice(PARAMS_MAGIC);
-    b.extend_from_slice(&(params.len() as u64).to_le_bytes());
-    for p in params {
-        b.extend_from_slice(&p.to_le_bytes());
-    }
+    put_params(&mut b, params);
     write_atomic(path, &b)
 }
 
@@ -141,13 +175,13 @@ pub fn read_params(path: &Path, expected: usize) -> Result<Vec<i32>, String> {
     if c.take(8)? != PARAMS_MAGIC {
         return Err(format!("{name}: not a kishi params file"));
     }
-    let n = c.count(4)?;
-    if n != expected {
+    let v = c.params()?;
+    if v.len() != expected {
         return Err(format!(
-            "{name}: {n} parameters, the feature set has {expected}"
+            "{name}: {} parameters, the feature set has {expected}",
+            v.len()
         ));
     }
-    let v: Vec<i32> = c.take(n * 4)?.chunks_exact(4).map(LE::read_i32).collect();
     if c.at != bytes.len() {
         return Err(format!("{name}: trailing bytes"));
     }
@@ -168,7 +202,7 @@ mod tests {
             rng: 99,
             metrics_lines: 7,
             fingerprint: "mmto a=0.0273".into(),
-            params: vec![1, -2, 3],
+            params: vec![0, 0, 1, -2, 0, 3, 0],
             shadow: vec![0.5],
         };
         c.write(&p).unwrap();

@@ -22,6 +22,7 @@ pub struct LearnArgs {
     pub out: PathBuf,
     pub init: Option<PathBuf>,
     pub material_init: Option<i32>,
+    pub keep_defaults: Option<Vec<String>>,
     pub tables: Vec<String>,
     pub iterations: usize,
     pub reuse: usize,
@@ -50,6 +51,7 @@ learn <mmto|ct> --game <shogi|chess> --out DIR [options]
   model:   --tables A[,B,C,D] or names (material,kp,kkp,kpp / material,kp,positional)  (A)
            --init FILE (weight file with direct tables, or a learner params.bin)
            --material-init V (every piece value V, e.g. 500 for the paper's §4.2)
+           --keep-defaults A[,..] (only these tables start from their initial values, others at 0)
   method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (256)
            --a A  --l1 L  --step 1|2|random  --piece-sum S|none  (game defaults: shogi a 0.0273,
            l1 0.00625, sum 6500; chess a 0.00341, l1 0.156, no constraint)
@@ -201,6 +203,8 @@ impl LearnArgs {
                 .map(|v| v.parse())
                 .transpose()
                 .map_err(|_| "--material-init: bad value")?,
+            keep_defaults: get("keep-defaults")
+                .map(|v| v.split(',').map(|s| s.trim().to_string()).collect()),
             tables: get("tables")
                 .unwrap_or("A")
                 .split(',')
@@ -245,10 +249,13 @@ impl LearnArgs {
     /// The settings a resumed run must share with the run that wrote the checkpoint.
     pub fn fingerprint(&self) -> String {
         format!(
-            "{:?} {} tables={} a={} l1={} step={:?} sum={:?} depth={} window={} reuse={} seed={} data={:?}/{:?}/{:?} frac={} skip={} min={} max={}/{}",
+            "{:?} {} tables={} init={:?}/{:?}/{:?} a={} l1={} step={:?} sum={:?} depth={} window={} reuse={} seed={} data={:?}/{:?}/{:?} frac={} skip={} min={} max={}/{}",
             self.method,
             self.game,
             self.tables.join(","),
+            self.init,
+            self.material_init,
+            self.keep_defaults,
             self.a,
             self.l1,
             self.step,

@@ -105,6 +105,19 @@ pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec
             )?;
         }
     }
+    if let Some(keep) = &args.keep_defaults {
+        // Only these tables keep their initial values; the rest start at zero (e.g. chess
+        // "material-only" starting weights: --keep-defaults A).
+        for (k, (name, a, b)) in ranges.iter().enumerate() {
+            let letter = ((b'A' + k as u8) as char).to_string();
+            if !keep
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter))
+            {
+                params[*a..*b].fill(0);
+            }
+        }
+    }
     if let Some(v) = args.material_init {
         if let Some((_, a, b)) = ranges.iter().find(|r| r.0 == "material") {
             params[*a..*b].fill(v);

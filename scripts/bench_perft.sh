@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Perft benchmark: kishi against the reference engines in the same run, one thread each.
-# Prints node counts and wall-clock seconds. Needs `apt-get install fairy-stockfish stockfish`
+# Prints node counts, wall-clock and CPU seconds. Needs `apt-get install fairy-stockfish stockfish`
 # (skipped with a note when missing). Usage: scripts/bench_perft.sh [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,14 +10,15 @@ quick=${1:-}
 SD=6; MD=4; KD=5; CD=6
 if [ "$quick" = "--quick" ]; then SD=5; MD=3; KD=4; CD=5; fi
 
-now() { date +%s.%N; }
+# Wall-clock and user CPU seconds: on a shared machine the CPU time is the fairer figure.
 run() { # label, command...
   local label=$1; shift
-  local t0 t1 nodes
-  t0=$(now)
-  nodes=$("$@" 2>/dev/null | grep -Eo 'Nodes searched ?: ?[0-9]+' | grep -Eo '[0-9]+$' || true)
-  t1=$(now)
-  printf '%-44s %14s nodes %8.2f s\n' "$label" "${nodes:-?}" "$(echo "$t1 - $t0" | bc)"
+  local out times nodes
+  out=$(mktemp)
+  times=$( { TIMEFORMAT='%R %U'; time "$@" >"$out" 2>/dev/null; } 2>&1 )
+  nodes=$(grep -Eo 'Nodes searched ?: ?[0-9]+' "$out" | grep -Eo '[0-9]+$' || true)
+  rm -f "$out"
+  printf '%-40s %12s nodes  wall %7.2f s  cpu %7.2f s\n' "$label" "${nodes:-?}" ${times}
 }
 
 MATSURI="l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"

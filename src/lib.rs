@@ -7,5 +7,6 @@ pub mod chess;
 pub mod cli;
 pub mod eval;
 pub mod game;
+pub mod protocol;
 pub mod search;
 pub mod shogi;

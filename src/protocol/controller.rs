@@ -1,0 +1,725 @@
+//! The controller, written once for both games: it holds the game so far, the options, the
+//! evaluation and the search engine, and carries out the commands both dialects share.
+//!
+//! The dialects (`usi.rs`, `uci.rs`) only translate words: they implement `Flavour`, which names the
+//! game, the evaluation, the option table and how `go` is read, and they handle the few commands
+//! only one protocol has. Every handler returns `Result<Flow, String>`; the error text becomes the one
+//! `info string error: <what>: <line>` line, and a handler checks everything before it changes any
+//! state, so a rejected line changes nothing.
+//!
+//! `bestmove` is guarded by `Slot`: the search reports its result on its own thread, but in
+//! `ponder` and `infinite` mode the protocols forbid a `bestmove` before `ponderhit`/`stop`, so a
+//! result that arrives early is parked there and released by the command that allows it.
+
+use super::engine::{Clock, Engine, Info, Limits, SearchConfig, SearchOutcome, TimeOptions};
+use super::info::{bestmove_line, info_line, Out};
+use super::options::{Changed, Options, Spec, Value};
+use super::tokenizer::{printable, Tokens};
+use crate::eval::Evaluator;
+use crate::game::{
+    perft_divide, EnteringKingRule, Game, GameHistory, RuleOptions, Side, MATE_BOUND, MAX_PLY,
+};
+use parking_lot::Mutex;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Whether the protocol loop goes on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// What a `go` line asks for, once a dialect has read it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GoRequest<M> {
+    Search(Limits<M>),
+    Perft(u32),
+    /// USI `go mate <ms>|infinite`: answered with `checkmate …` instead of `bestmove`.
+    Mate(Option<u64>),
+}
+
+/// A game and protocol pairing: everything the shared controller needs to know about a dialect.
+pub trait Flavour: Sized + 'static {
+    type G: Game;
+    type E: Evaluator<Self::G> + Clone;
+    /// USI (mate distances in plies, `resign`/`win`, `sfen`) or UCI.
+    const USI: bool;
+    /// Keyword before a position text in `position`: `sfen` or `fen`.
+    const POSITION_KEYWORD: &'static str;
+    /// `bestmove` when there is no legal move.
+    const NO_MOVE: &'static str;
+
+    fn option_specs() -> Vec<Spec>;
+    fn default_eval() -> Self::E;
+    /// Loads an evaluation file (EvalFile). The error names the problem.
+    fn load_eval(path: &str) -> Result<Self::E, String>;
+    /// `eval` command: named terms of the static evaluation, from the side to move.
+    fn eval_breakdown(eval: &Self::E, pos: &Self::G) -> Vec<(String, i32)>;
+    /// Positions (position texts) searched by `bench`.
+    fn bench_positions() -> &'static [&'static str];
+    /// Reads the words of a `go` line after `go`.
+    fn parse_go(
+        ctrl: &Controller<Self>,
+        t: &mut Tokens,
+    ) -> Result<GoRequest<<Self::G as Game>::Move>, String>;
+    /// Search settings from the options.
+    fn search_config(options: &Options) -> SearchConfig;
+    /// Thread count and hash size from the options.
+    fn threads_and_hash(options: &Options) -> (usize, usize);
+    /// `id`, options and `usiok`/`uciok`.
+    fn handshake(ctrl: &Controller<Self>) -> Vec<String>;
+    /// A command only this dialect has; `None` when the word is not one.
+    fn dialect_command(
+        ctrl: &mut Controller<Self>,
+        cmd: &str,
+        t: &mut Tokens,
+    ) -> Option<Result<Flow, String>>;
+}
+
+/// The result of the running search, and whether it may be sent yet.
+#[derive(Default)]
+struct Slot {
+    /// A `go` has been answered by nothing yet.
+    active: bool,
+    /// `ponder` or `infinite`: hold the result until `ponderhit`/`stop`.
+    hold_ponder: bool,
+    hold_infinite: bool,
+    /// The finished result waiting for release.
+    pending: Option<String>,
+    /// After `gameover`/`quit` nobody wants the result.
+    discard: bool,
+    stop_requested: bool,
+}
+
+impl Slot {
+    /// Called with the final line of a search (or an immediate answer).
+    fn finish(&mut self, line: String, out: &Out) {
+        if self.discard {
+            self.active = false;
+            self.pending = None;
+        } else if self.hold_ponder || self.hold_infinite {
+            self.pending = Some(line);
+        } else {
+            out.line(&line);
+            self.active = false;
+        }
+    }
+
+    fn release(&mut self, out: &Out) {
+        if self.hold_ponder || self.hold_infinite {
+            return;
+        }
+        if let Some(line) = self.pending.take() {
+            if !self.discard {
+                out.line(&line);
+            }
+            self.active = false;
+        }
+    }
+}
+
+pub struct Controller<F: Flavour> {
+    pub out: Out,
+    pub options: Options,
+    history: GameHistory<F::G>,
+    engine: Engine<F::G, F::E>,
+    eval: F::E,
+    /// The EvalFile value that `eval` came from ("" = the built-in evaluation).
+    eval_source: String,
+    applied_threads_hash: (usize, usize),
+    clear_hash_pending: bool,
+    slot: Arc<Mutex<Slot>>,
+    pub debug: bool,
+}
+
+impl<F: Flavour> Controller<F> {
+    /// Cheap on purpose: nothing heavy may happen before `usiok`/`uciok`; weights load at `isready`.
+    pub fn new(out: Out) -> Self {
+        let options = Options::new(F::option_specs());
+        let (threads, hash) = F::threads_and_hash(&options);
+        let eval = F::default_eval();
+        Controller {
+            out,
+            history: GameHistory::new(F::G::startpos()),
+            engine: Engine::new(eval.clone(), threads, hash),
+            eval,
+            eval_source: String::new(),
+            applied_threads_hash: (threads, hash),
+            clear_hash_pending: false,
+            options,
+            slot: Arc::new(Mutex::new(Slot::default())),
+            debug: false,
+        }
+    }
+
+    pub fn position(&self) -> &F::G {
+        self.history.current()
+    }
+
+    /// Handles one input line; prints the error line if it is rejected.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        let mut t = Tokens::new(line);
+        let Some(cmd) = t.next() else {
+            return Flow::Continue; // blank lines are not commands and not errors
+        };
+        match self.command(cmd, &mut t) {
+            Ok(flow) => flow,
+            Err(what) => {
+                self.error(&what, line);
+                Flow::Continue
+            }
+        }
+    }
+
+    pub fn error(&self, what: &str, line: &str) {
+        self.out.line(&format!(
+            "info string error: {}: {}",
+            printable(what),
+            printable(line)
+        ));
+    }
+
+    fn command(&mut self, cmd: &str, t: &mut Tokens) -> Result<Flow, String> {
+        if let Some(r) = F::dialect_command(self, cmd, t) {
+            return r;
+        }
+        let no_args = |t: &mut Tokens| -> Result<(), String> {
+            match t.peek() {
+                None => Ok(()),
+                Some(w) => Err(format!("'{cmd}' takes no arguments, found '{w}'")),
+            }
+        };
+        match cmd {
+            "isready" => {
+                no_args(t)?;
+                self.isready();
+            }
+            "setoption" => self.setoption(t)?,
+            "position" => self.set_position(t)?,
+            "go" => {
+                let req = F::parse_go(self, t)?;
+                self.go(req)?;
+            }
+            "stop" => {
+                no_args(t)?;
+                self.stop();
+            }
+            "ponderhit" => {
+                no_args(t)?;
+                self.ponderhit();
+            }
+            "quit" => {
+                no_args(t)?;
+                self.quit();
+                return Ok(Flow::Quit);
+            }
+            "d" => {
+                no_args(t)?;
+                self.display();
+            }
+            "eval" => {
+                no_args(t)?;
+                self.show_eval();
+            }
+            "bench" => {
+                let depth = match t.next() {
+                    None => 5,
+                    Some(w) => super::tokenizer::parse_number::<u32>(w, "bench depth")?,
+                };
+                no_args(t)?;
+                if !(1..=20).contains(&depth) {
+                    return Err(format!("bench depth must be from 1 to 20, not {depth}"));
+                }
+                self.bench(depth)?;
+            }
+            "perft" => {
+                let depth = perft_depth(t)?;
+                self.perft(depth)?;
+            }
+            "help" => {
+                no_args(t)?;
+                self.out.lines(&help_lines::<F>());
+            }
+            _ => return Err(format!("unknown command '{cmd}'")),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// True from `go` until its `bestmove` has been written.
+    pub fn searching(&self) -> bool {
+        self.slot.lock().active || self.engine.is_searching()
+    }
+
+    fn isready(&mut self) {
+        if !self.searching() {
+            self.load_eval_if_changed();
+            self.apply_engine_settings();
+        }
+        self.out.line("readyok");
+    }
+
+    /// Loads EvalFile when it changed. A file that cannot be used is reported once and the current
+    /// evaluation stays, so a typo in a GUI dialog never leaves the engine without an evaluation.
+    fn load_eval_if_changed(&mut self) {
+        let path = self.options.text("EvalFile").to_string();
+        if path == self.eval_source {
+            return;
+        }
+        self.eval_source = path.clone();
+        let loaded = if path.is_empty() {
+            Ok(F::default_eval())
+        } else {
+            F::load_eval(&path)
+        };
+        match loaded {
+            Ok(e) => {
+                self.eval = e.clone();
+                self.engine.set_eval(e);
+            }
+            Err(e) => self.out.line(&format!(
+                "info string error: EvalFile '{}' not loaded ({}), keeping the current evaluation: isready",
+                printable(&path),
+                printable(&e)
+            )),
+        }
+    }
+
+    /// Pushes thread count, hash size and a pending hash clear into the engine. Only called while
+    /// no search runs: the engine must never be resized under a search.
+    fn apply_engine_settings(&mut self) {
+        let th = F::threads_and_hash(&self.options);
+        if th.0 != self.applied_threads_hash.0 {
+            self.engine.set_threads(th.0);
+        }
+        if th.1 != self.applied_threads_hash.1 {
+            self.engine.set_hash_mb(th.1);
+        }
+        self.applied_threads_hash = th;
+        if self.clear_hash_pending {
+            self.engine.clear_hash();
+            self.clear_hash_pending = false;
+        }
+        self.engine.set_config(F::search_config(&self.options));
+    }
+
+    pub fn new_game(&mut self) {
+        self.clear_hash_pending = true;
+    }
+
+    fn setoption(&mut self, t: &mut Tokens) -> Result<(), String> {
+        if t.next() != Some("name") {
+            return Err("expected 'setoption name <name> [value <value>]'".into());
+        }
+        let name = t.until(&["value"]).join(" ");
+        if name.is_empty() {
+            return Err("missing option name".into());
+        }
+        let value = match t.next() {
+            // Values keep their inner spaces (file names); an empty value is allowed for strings.
+            Some(_) => Some(t.rest().join(" ")),
+            None => None,
+        };
+        let changed = self.options.set(&name, value.as_deref())?;
+        if let Changed {
+            name: "Clear Hash",
+            value: Value::None,
+        } = changed
+        {
+            self.clear_hash_pending = true;
+        }
+        Ok(())
+    }
+
+    /// `position startpos|<kw> <text> [moves m1 m2 …]`. The new history is built aside and only
+    /// replaces the old one when every move is legal.
+    fn set_position(&mut self, t: &mut Tokens) -> Result<(), String> {
+        let start = match t.next() {
+            Some("startpos") => F::G::startpos(),
+            Some(kw) if kw == F::POSITION_KEYWORD => {
+                let words = t.until(&["moves"]);
+                if words.is_empty() {
+                    return Err(format!("'{kw}' needs a position"));
+                }
+                F::G::from_text(&words.join(" ")).map_err(|e| e.to_string())?
+            }
+            Some(other) => {
+                return Err(format!(
+                    "expected 'startpos' or '{}' after 'position', found '{other}'",
+                    F::POSITION_KEYWORD
+                ))
+            }
+            None => return Err("'position' needs 'startpos' or a position".into()),
+        };
+        let moves = match t.next() {
+            None => Vec::new(),
+            Some("moves") => t.rest(),
+            Some(other) => return Err(format!("expected 'moves', found '{other}'")),
+        };
+        let history = GameHistory::from_moves(start, moves.iter().copied())
+            .map_err(|e| format!("bad {e}; position unchanged"))?;
+        self.history = history;
+        Ok(())
+    }
+
+    fn go(&mut self, req: GoRequest<<F::G as Game>::Move>) -> Result<(), String> {
+        self.settle_previous_search()?;
+        match req {
+            GoRequest::Perft(d) => return self.perft(d),
+            GoRequest::Search(limits) => self.start_search(limits),
+            GoRequest::Mate(ms) => self.start_mate(ms),
+        }
+        Ok(())
+    }
+
+    /// A `go` while a search runs is only sound once that search has been told to stop: then we
+    /// wait for it (it ends in milliseconds). Otherwise it is an error and the search goes on.
+    fn settle_previous_search(&mut self) -> Result<(), String> {
+        if !self.searching() {
+            self.engine.wait();
+            self.apply_engine_settings();
+            return Ok(());
+        }
+        if !self.slot.lock().stop_requested {
+            return Err("a search is running (send stop first)".into());
+        }
+        self.engine.wait();
+        let mut s = self.slot.lock();
+        s.active = false;
+        s.pending = None;
+        drop(s);
+        self.apply_engine_settings();
+        Ok(())
+    }
+
+    fn begin(&self, ponder: bool, infinite: bool) {
+        let mut s = self.slot.lock();
+        *s = Slot {
+            active: true,
+            hold_ponder: ponder,
+            hold_infinite: infinite,
+            ..Slot::default()
+        };
+    }
+
+    fn start_search(&mut self, mut limits: Limits<<F::G as Game>::Move>) {
+        let pos = self.history.current().clone();
+        self.begin(limits.ponder, limits.infinite);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.slot
+                .lock()
+                .finish(bestmove_line(F::NO_MOVE, None), &self.out);
+            return;
+        }
+        if F::USI && pos.can_declare_win(entering_king_rule(&self.options)) {
+            self.slot
+                .lock()
+                .finish(bestmove_line("win", None), &self.out);
+            return;
+        }
+        limits.multipv = (self.options.int("MultiPV").max(1) as usize).min(moves.len());
+        let dl = self.options.int("DepthLimit");
+        if dl > 0 {
+            limits.depth = Some(limits.depth.map_or(dl as u32, |d| d.min(dl as u32)));
+        }
+        let nl = self.options.int("NodesLimit");
+        if nl > 0 {
+            limits.nodes = Some(limits.nodes.map_or(nl as u64, |n| n.min(nl as u64)));
+        }
+        let resign = if F::USI {
+            self.options.int("ResignValue") as i32
+        } else {
+            i32::MAX
+        };
+        let out = self.out.clone();
+        let slot = self.slot.clone();
+        let root = pos.clone();
+        let on_info = info_callback::<F>(self.out.clone());
+        let on_done = Box::new(move |o: SearchOutcome<<F::G as Game>::Move>| {
+            let line = match o.best {
+                None => bestmove_line(F::NO_MOVE, None),
+                // ResignValue is a margin: resign when the score says we are at least that lost.
+                Some(_) if resign < 99_999 && o.score <= -resign => bestmove_line("resign", None),
+                Some(b) => {
+                    // A ponder move is only offered when it is legal after the best move (a stale
+                    // PV from the TT must never reach the GUI).
+                    let after = root.play(b);
+                    let ponder = o
+                        .ponder
+                        .filter(|&p| after.is_legal(p))
+                        .map(|p| after.move_text(p));
+                    bestmove_line(&root.move_text(b), ponder.as_deref())
+                }
+            };
+            slot.lock().finish(line, &out);
+        });
+        self.engine
+            .start(self.history.clone(), limits, on_info, on_done);
+    }
+
+    /// USI `go mate`: a normal search with a mate target; a positive mate score is the answer.
+    fn start_mate(&mut self, ms: Option<u64>) {
+        let pos = self.history.current().clone();
+        self.begin(false, ms.is_none());
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.slot
+                .lock()
+                .finish("checkmate nomate".into(), &self.out);
+            return;
+        }
+        let limits = Limits {
+            movetime_ms: ms,
+            infinite: ms.is_none(),
+            mate: Some(MAX_PLY as u32 / 2),
+            ..Limits::default()
+        };
+        let out = self.out.clone();
+        let slot = self.slot.clone();
+        let root = pos.clone();
+        let started = Instant::now();
+        let on_done = Box::new(move |o: SearchOutcome<<F::G as Game>::Move>| {
+            let line = if o.score >= MATE_BOUND && !o.pv.is_empty() {
+                let mut p = root.clone();
+                let mut texts = Vec::new();
+                for &m in &o.pv {
+                    if !p.is_legal(m) {
+                        break;
+                    }
+                    texts.push(p.move_text(m));
+                    p = p.play(m);
+                }
+                format!("checkmate {}", texts.join(" "))
+            } else if ms.is_none_or(|ms| started.elapsed().as_millis() as u64 >= ms * 9 / 10)
+                || slot.lock().stop_requested
+            {
+                "checkmate timeout".to_string()
+            } else {
+                "checkmate nomate".to_string()
+            };
+            slot.lock().finish(line, &out);
+        });
+        let on_info = info_callback::<F>(self.out.clone());
+        self.engine
+            .start(self.history.clone(), limits, on_info, on_done);
+    }
+
+    fn stop(&mut self) {
+        self.engine.stop();
+        let mut s = self.slot.lock();
+        s.stop_requested = true;
+        s.hold_ponder = false;
+        s.hold_infinite = false;
+        s.release(&self.out);
+    }
+
+    fn ponderhit(&mut self) {
+        self.engine.ponderhit();
+        let mut s = self.slot.lock();
+        s.hold_ponder = false;
+        s.release(&self.out);
+    }
+
+    /// `gameover` (USI): the game is over, so a result still to come is of no use to anyone.
+    pub fn game_over(&mut self) {
+        self.slot.lock().discard = true;
+        self.stop();
+        self.engine.wait();
+        let mut s = self.slot.lock();
+        s.active = false;
+        s.pending = None;
+    }
+
+    pub fn quit(&mut self) {
+        self.game_over();
+    }
+
+    fn display(&self) {
+        let pos = self.history.current();
+        let text = pos.to_text();
+        let mut lines = board_diagram(&text);
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
+        texts.sort();
+        lines.push(format!("Position: {} {}", F::POSITION_KEYWORD, text));
+        lines.push(format!("Key: {:016x}", pos.key()));
+        lines.push(format!(
+            "Side to move: {}",
+            side_name::<F>(pos.side_to_move())
+        ));
+        lines.push(format!(
+            "In check: {}",
+            if pos.in_check() { "yes" } else { "no" }
+        ));
+        lines.push(format!("Plies played: {}", self.history.len_plies()));
+        lines.push(format!(
+            "Legal moves ({}): {}",
+            texts.len(),
+            texts.join(" ")
+        ));
+        self.out.lines(&lines);
+    }
+
+    fn show_eval(&self) {
+        let pos = self.history.current();
+        let mut acc = Default::default();
+        self.eval.refresh(pos, &mut acc);
+        let total = self.eval.evaluate(pos, &acc);
+        let mut lines = vec![format!(
+            "Evaluation from the side to move ({}); source: {}",
+            side_name::<F>(pos.side_to_move()),
+            if self.eval_source.is_empty() {
+                "built-in"
+            } else {
+                &self.eval_source
+            }
+        )];
+        for (name, v) in F::eval_breakdown(&self.eval, pos) {
+            lines.push(format!("  {name:<24} {v:>8}"));
+        }
+        lines.push(format!("  {:<24} {total:>8}", "total"));
+        self.out.lines(&lines);
+    }
+
+    fn perft(&mut self, depth: u32) -> Result<(), String> {
+        if self.searching() {
+            return Err("perft while a search is running (send stop first)".into());
+        }
+        let start = Instant::now();
+        let lines = perft_divide(self.history.current(), depth);
+        let text = crate::cli::perft::format_divide(&lines, start.elapsed().as_secs_f64());
+        let lines: Vec<&str> = text.lines().collect();
+        self.out.lines(&lines);
+        Ok(())
+    }
+
+    /// `bench [depth]`: the flavour's positions searched to a fixed depth with the current engine.
+    fn bench(&mut self, depth: u32) -> Result<(), String> {
+        if self.searching() {
+            return Err("bench while a search is running (send stop first)".into());
+        }
+        self.apply_engine_settings();
+        let mut nodes = 0u64;
+        let start = Instant::now();
+        for text in F::bench_positions() {
+            let pos = F::G::from_text(text).map_err(|e| format!("bench position: {e}"))?;
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let o = self.engine.search_sync(GameHistory::new(pos), limits);
+            nodes += o.nodes;
+        }
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        self.out.lines(&[
+            format!("Nodes searched: {nodes}"),
+            format!("Nodes/second: {:.0}", nodes as f64 / secs),
+        ]);
+        Ok(())
+    }
+}
+
+fn info_callback<F: Flavour>(out: Out) -> Box<dyn FnMut(&Info) + Send> {
+    Box::new(move |info: &Info| out.line(&info_line(info, F::USI)))
+}
+
+pub fn perft_depth(t: &mut Tokens) -> Result<u32, String> {
+    let d: u32 = t.number("perft")?;
+    if !(1..=20).contains(&d) {
+        return Err(format!("perft depth must be from 1 to 20, not {d}"));
+    }
+    if let Some(w) = t.next() {
+        return Err(format!("unexpected '{w}' after the perft depth"));
+    }
+    Ok(d)
+}
+
+pub fn entering_king_rule(options: &Options) -> EnteringKingRule {
+    EnteringKingRule::parse(options.text("EnteringKingRule")).unwrap_or_default()
+}
+
+/// Rule options shared by the dialects' `search_config`.
+pub fn rule_options(options: &Options) -> RuleOptions {
+    RuleOptions {
+        entering_king: entering_king_rule(options),
+        max_moves_to_draw: options.int("MaxMovesToDraw").max(0) as u32,
+    }
+}
+
+/// Time options from whichever of the names the dialect declares (absent ones read as 0).
+pub fn time_options(options: &Options) -> TimeOptions {
+    let ms = |n: &str| options.int(n).max(0) as u64;
+    let slow = options.int("SlowMover");
+    TimeOptions {
+        move_overhead_ms: ms("Move Overhead"),
+        network_delay_ms: ms("NetworkDelay"),
+        network_delay2_ms: ms("NetworkDelay2"),
+        minimum_thinking_ms: ms("MinimumThinkingTime"),
+        slow_mover_percent: if slow > 0 { slow as u32 } else { 100 },
+    }
+}
+
+/// Builds a clock from the by-side values a dialect read.
+pub fn clock(
+    time: [Option<u64>; 2],
+    inc: [u64; 2],
+    byoyomi: u64,
+    movestogo: Option<u32>,
+) -> Option<Clock> {
+    if time[0].is_none() && time[1].is_none() && byoyomi == 0 && inc == [0, 0] {
+        return None;
+    }
+    Some(Clock {
+        time_ms: [time[0].unwrap_or(0), time[1].unwrap_or(0)],
+        inc_ms: inc,
+        byoyomi_ms: [byoyomi, byoyomi],
+        movestogo,
+    })
+}
+
+fn side_name<F: Flavour>(s: Side) -> &'static str {
+    match (F::USI, s) {
+        (true, Side::First) => "sente (black, b)",
+        (true, Side::Second) => "gote (white, w)",
+        (false, Side::First) => "white",
+        (false, Side::Second) => "black",
+    }
+}
+
+/// A text diagram of the board field of an SFEN or FEN: both write ranks separated by '/', digits
+/// for empty squares and letters for pieces (SFEN adds '+' for promoted ones), so one reader does.
+pub fn board_diagram(text: &str) -> Vec<String> {
+    let board = text.split_whitespace().next().unwrap_or("");
+    let mut rows = Vec::new();
+    for rank in board.split('/') {
+        let mut cells: Vec<String> = Vec::new();
+        let mut plus = false;
+        for c in rank.chars() {
+            if c == '+' {
+                plus = true;
+            } else if let Some(d) = c.to_digit(10) {
+                cells.extend(std::iter::repeat_n(" .".to_string(), d as usize));
+            } else {
+                cells.push(format!("{}{}", if plus { '+' } else { ' ' }, c));
+                plus = false;
+            }
+        }
+        rows.push(cells.concat());
+    }
+    rows
+}
+
+fn help_lines<F: Flavour>() -> Vec<String> {
+    let proto = if F::USI { "USI" } else { "UCI" };
+    let kw = F::POSITION_KEYWORD;
+    vec![
+        format!("info string kishi speaks {proto}. Commands:"),
+        format!("info string   position startpos|{kw} <text> [moves ...]; go ...; stop; ponderhit; isready; setoption name N [value V]; quit"),
+        "info string   d: board, position text, key and legal moves; eval: static evaluation".into(),
+        "info string   bench [depth]: fixed search benchmark; perft N (= go perft N): move-path counts".into(),
+    ]
+}

@@ -246,9 +246,11 @@ impl<F: Flavour> Controller<F> {
         Ok(Flow::Continue)
     }
 
-    /// True from `go` until its `bestmove` has been written.
+    /// True from `go` until its `bestmove` has been written. The slot, not the engine thread, is
+    /// the measure: the thread may still be winding down after it wrote `bestmove`, and the GUI
+    /// rightly considers the search over by then.
     pub fn searching(&self) -> bool {
-        self.slot.lock().active || self.engine.is_searching()
+        self.slot.lock().active
     }
 
     fn isready(&mut self) {
@@ -356,8 +358,12 @@ impl<F: Flavour> Controller<F> {
             Some("moves") => t.rest(),
             Some(other) => return Err(format!("expected 'moves', found '{other}'")),
         };
-        let history = GameHistory::from_moves(start, moves.iter().copied())
-            .map_err(|e| format!("bad {e}; position unchanged"))?;
+        let mut history = GameHistory::new(start);
+        for (i, text) in moves.iter().enumerate() {
+            let mv = legal_move(history.current(), text)
+                .map_err(|e| format!("bad move {} '{text}': {e}; position unchanged", i + 1))?;
+            history.push(mv);
+        }
         self.history = history;
         Ok(())
     }
@@ -448,7 +454,7 @@ impl<F: Flavour> Controller<F> {
                     let after = root.play(b);
                     let ponder = o
                         .ponder
-                        .filter(|&p| after.is_legal(p))
+                        .filter(|&p| is_generated(&after, p))
                         .map(|p| after.move_text(p));
                     bestmove_line(&root.move_text(b), ponder.as_deref())
                 }
@@ -486,7 +492,7 @@ impl<F: Flavour> Controller<F> {
                 let mut p = root.clone();
                 let mut texts = Vec::new();
                 for &m in &o.pv {
-                    if !p.is_legal(m) {
+                    if !is_generated(&p, m) {
                         break;
                     }
                     texts.push(p.move_text(m));
@@ -625,6 +631,24 @@ impl<F: Flavour> Controller<F> {
 
 fn info_callback<F: Flavour>(out: Out) -> Box<dyn FnMut(&Info) + Send> {
     Box::new(move |info: &Info| out.line(&info_line(info, F::USI)))
+}
+
+/// Reads a move text and checks it against the generated legal moves. Membership in the move list
+/// is the check, not `Game::is_legal` alone: haitaka 0.3.2's `is_legal` accepts a drop of a piece
+/// that is not in hand (found by the fuzz test), and playing it panics.
+pub fn legal_move<G: Game>(pos: &G, text: &str) -> Result<G::Move, String> {
+    let mv = pos.parse_move(text).map_err(|e| e.to_string())?;
+    if !is_generated(pos, mv) {
+        return Err(format!("'{text}' is not a legal move in this position"));
+    }
+    Ok(mv)
+}
+
+/// Whether `mv` is among the legal moves of `pos`.
+pub fn is_generated<G: Game>(pos: &G, mv: G::Move) -> bool {
+    let mut list = Vec::new();
+    pos.legal_moves(&mut list);
+    list.contains(&mv)
 }
 
 pub fn perft_depth(t: &mut Tokens) -> Result<u32, String> {

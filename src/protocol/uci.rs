@@ -2,7 +2,8 @@
 //! `ucinewgame`. Clocks are by colour: `w…` is white (`Side::First`), `b…` is black.
 
 use super::controller::{
-    clock, perft_depth, rule_options, time_options, Controller, Flavour, Flow, GoRequest,
+    clock, legal_move, perft_depth, rule_options, time_options, Controller, Flavour, Flow,
+    GoRequest,
 };
 use super::engine::{Limits, SearchConfig};
 use super::options::{Kind, Options, Spec};
@@ -131,7 +132,7 @@ impl Flavour for Uci {
                     let pos = ctrl.position();
                     limits.searchmoves = words
                         .iter()
-                        .map(|m| pos.parse_move(m).map_err(|e| format!("searchmoves: {e}")))
+                        .map(|m| legal_move(pos, m).map_err(|e| format!("searchmoves: {e}")))
                         .collect::<Result<_, _>>()?;
                 }
                 "perft" => return Ok(GoRequest::Perft(perft_depth(t)?)),

@@ -1,5 +1,6 @@
 //! Chess rules over `cozy-chess`: positions (FEN), UCI moves, SEE, outcomes, records and features.
 
+pub mod features;
 pub mod position;
 pub mod see;
 

@@ -208,20 +208,21 @@ impl Game for ChessPos {
     fn tactical_moves(&self, out: &mut Vec<Move>) {
         let b = &self.board;
         let them = b.colors(!b.side_to_move());
-        let ep = b.en_passant().map(|f| {
+        // The en-passant target square is a capture only for a pawn (cozy-chess records it after
+        // every double push, so another piece may well move there quietly).
+        let ep = b.en_passant().map_or(BitBoard::EMPTY, |f| {
             Square::new(f, cozy_chess::Rank::Sixth.relative_to(b.side_to_move())).bitboard()
         });
-        let targets = them | ep.unwrap_or(BitBoard::EMPTY);
+        let promo_rank = cozy_chess::Rank::Eighth
+            .relative_to(b.side_to_move())
+            .bitboard();
         b.generate_moves(|mut moves| {
-            let promoting = moves.piece == Piece::Pawn;
-            if !promoting {
-                moves.to &= targets;
+            if moves.piece == Piece::Pawn {
+                moves.to &= them | ep | promo_rank;
+            } else {
+                moves.to &= them;
             }
-            for mv in moves {
-                if targets.has(mv.to) || mv.promotion.is_some() {
-                    out.push(mv);
-                }
-            }
+            out.extend(moves);
             false
         });
     }
@@ -319,6 +320,12 @@ impl Game for ChessPos {
         let b = &self.board;
         let ours = b.colors(b.side_to_move());
         !(ours & !(b.pieces(Piece::Pawn) | b.pieces(Piece::King))).is_empty()
+    }
+
+    fn is_draw_by_rule(&self) -> bool {
+        // The search asks before generating moves, so a mate delivered on exactly the hundredth
+        // ply scores as a draw there; adjudication (`position_outcome`) gets it right.
+        self.board.halfmove_clock() >= 100 || self.insufficient_material()
     }
 
     fn position_outcome(&self) -> Option<Outcome> {

@@ -2,7 +2,10 @@
 //! protocol loop when no subcommand is given. Each subcommand parses its own arguments and returns
 //! the process exit code; errors go to stderr with a non-zero code.
 
+pub mod bench;
 pub mod perft;
+pub mod rules_dump;
+pub mod weights;
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -12,6 +15,10 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     match cmd.as_str() {
         "perft" => perft::run(rest),
+        "bench" => bench::run(rest),
+        // Developer command for the cross-check against cshogi / python-chess (not in HELP).
+        "rules-dump" => rules_dump::run(rest),
+        "weights" => weights::run(rest),
         "help" | "--help" | "-h" => {
             print!("{}", HELP);
             0
@@ -33,6 +40,8 @@ kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner
 usage:
   kishi                                   read USI or UCI from stdin (first command: usi | uci)
   kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
+  kishi bench <shogi|chess> [depth] [threads] [hash-mb]
+  kishi weights <inspect|verify|make-random|hold|eval|bench|evalbench> … (kishi weights help)
   kishi help
 ";
 

@@ -1,7 +1,20 @@
 //! Evaluation: the `Evaluator` interface the search calls, kept incrementally on the search's
-//! per-ply stack. Feature sets, weight files and memory-mapped tables live in submodules.
+//! per-ply stack. Feature sets, weight files and memory-mapped tables live in submodules:
+//! `format` (the bytes of a weight file), `weights` (checked loading, the in-memory image, the
+//! writer), `linear` (the evaluator generic over a `FeatureSet`). The feature sets themselves are
+//! game code: `crate::shogi::features` (Bonanza KP/KKP/KPP) and `crate::chess::features`.
 
+pub mod format;
+pub mod linear;
 pub mod material;
+pub mod rng;
+pub mod weights;
+
+pub use format::{Elem, TableData, TableSpec};
+pub use linear::{ChessEval, LinearEval, ShogiEval};
+pub use weights::{
+    default_weights, load_weight_file, write_weight_file, OwnedTable, Verify, Weights,
+};
 
 use crate::game::Game;
 
@@ -27,4 +40,86 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
         self.refresh(child, acc);
     }
     fn evaluate(&self, pos: &G, acc: &Self::Acc) -> i32;
+    /// The static evaluation split by table, for the `eval` console command: `(term, value)` pairs
+    /// in the evaluation's own units, then a last `("total", score from the side to move)`.
+    fn breakdown(&self, pos: &G) -> Vec<(String, i32)> {
+        let mut acc = Self::Acc::default();
+        self.refresh(pos, &mut acc);
+        vec![("total".to_string(), self.evaluate(pos, &acc))]
+    }
+}
+
+/// A linear evaluation function over a game: the active features of a position and how they
+/// change on a move, with the weights in named tables (`tables()`), all learnable.
+///
+/// The contract with the learner: `features(pos)` lists `(independent parameter, signed count)`
+/// from the side to move's point of view, and for weights built from a parameter vector `w`
+/// (`Weights::from_params`), `evaluate(pos) == clamp(trunc(Σ w[i]·count_i / SCALE))`, where the
+/// clamp to ±`EVAL_LIMIT` only bites on absurd weights. Truncation toward zero keeps the
+/// evaluation exactly anti-symmetric under colour reversal.
+pub trait FeatureSet<G: Game>: Send + Sync + Sized + 'static {
+    /// Feature-set name written in weight files ("bonanza", "kishi-chess").
+    const NAME: &'static str;
+    const VERSION: u32;
+    /// Divisor of the linear sum (shogi: 32, as Bonanza's FV_SCALE; chess: 24, the taper).
+    const SCALE: i32;
+    type Acc: Clone + Send + Default + 'static;
+
+    /// The expanded tables a weight file holds, in a fixed order (indices used by `Weights`).
+    fn tables() -> &'static [TableSpec];
+    fn refresh(w: &Weights, pos: &G, acc: &mut Self::Acc);
+    fn update(
+        w: &Weights,
+        parent: &G,
+        mv: G::Move,
+        child: &G,
+        parent_acc: &Self::Acc,
+        acc: &mut Self::Acc,
+    );
+    fn update_null(_w: &Weights, _child: &G, parent_acc: &Self::Acc, acc: &mut Self::Acc) {
+        acc.clone_from(parent_acc);
+    }
+    fn evaluate(w: &Weights, pos: &G, acc: &Self::Acc) -> i32;
+    fn breakdown(w: &Weights, pos: &G) -> Vec<(String, i32)>;
+
+    /// Number of independent (learnable) parameters; tied parameters count once.
+    fn num_params() -> usize;
+    /// The sparse feature vector of a position: `(parameter index, signed count)` from the side
+    /// to move's point of view, sorted by index, without zero counts.
+    fn features(pos: &G, out: &mut Vec<(u32, i32)>);
+    /// Expands independent parameters into the tables of `tables()` (same order). Values outside
+    /// a table's element range saturate.
+    fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String>;
+    /// The embedded default tables in `tables()` order (`None`: absent, reads as zero).
+    fn default_tables() -> Vec<Option<OwnedTable>>;
+    /// Which table a parameter belongs to and its offset inside the table's independent block.
+    fn param_table(idx: u32) -> (&'static str, u32);
+}
+
+/// Largest static evaluation magnitude: inside 16 bits and well below mate scores.
+pub const EVAL_LIMIT: i32 = crate::game::MATE_BOUND - 1;
+
+/// `trunc(sum / scale)` clamped into the evaluation range.
+#[inline]
+pub fn scale_sum(sum: i32, scale: i32) -> i32 {
+    (sum / scale).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
+/// The evaluation a feature vector predicts for a parameter vector (the learner's view).
+pub fn evaluate_features<G: Game, F: FeatureSet<G>>(params: &[i32], feats: &[(u32, i32)]) -> i32 {
+    let sum: i64 = feats
+        .iter()
+        .map(|&(i, c)| params.get(i as usize).copied().unwrap_or(0) as i64 * c as i64)
+        .sum();
+    let sum = sum.clamp(i32::MIN as i64 + 1, i32::MAX as i64) as i32;
+    scale_sum(sum, F::SCALE)
+}
+
+/// The evaluator each game plays with, so protocol and CLI code can stay generic over `G`.
+pub trait GameEval: Game {
+    type Eval: Evaluator<Self> + Clone;
+    /// The embedded default evaluation (no file needed).
+    fn default_eval() -> Self::Eval;
+    /// Maps and checks a weight file; the error names the file and the problem.
+    fn load_eval(path: &std::path::Path) -> Result<Self::Eval, String>;
 }

@@ -94,60 +94,58 @@ impl<G: Game> GameHistory<G> {
 
 /// Repetition verdict for the last position of `line` (oldest first) once it has occurred `count`
 /// times. Shared by the game history (count = the rule's count) and the search (count = 2: the first
-/// repetition on the path is treated as the end of the cycle).
+/// repetition on the path is treated as the end of the cycle). It is cheap enough for every node:
+/// it compares stored keys two plies apart, back to the last irreversible move, and looks at
+/// `in_check` (a stored bitboard) only when the count is reached.
+///
+/// Perpetual check (shogi) is judged over the whole repetition: the moves from the first of the
+/// `count` occurrences to the current position. If every move of one side in that span gave check
+/// and the other side's did not all give check, the checking side loses. If both sides checked with
+/// every move (a cycle of counter-checks), neither is singled out by the rule and it is a draw.
 pub fn repetition_verdict<G: Game>(line: &[G], count: usize) -> Repetition {
     let Some(cur) = line.last() else {
         return Repetition::None;
     };
+    let n = line.len();
     let key = cur.key();
-    let limit = (cur.reversible_plies() as usize).min(line.len() - 1);
+    let limit = (cur.reversible_plies() as usize).min(n - 1);
     let mut seen = 1;
-    let mut first_match = None;
+    // Distance back to the earliest of the `count` occurrences, once found.
+    let mut span = None;
     // Only positions with the same side to move can match: step by two plies.
     let mut back = 2;
     while back <= limit {
-        let earlier = &line[line.len() - 1 - back];
-        if earlier.key() == key {
+        if line[n - 1 - back].key() == key {
             seen += 1;
-            if first_match.is_none() {
-                first_match = Some(back);
-            }
             if seen >= count {
+                span = Some(back);
                 break;
             }
         }
         back += 2;
     }
-    if seen < count {
+    let Some(span) = span else {
         return Repetition::None;
-    }
+    };
     if !G::PERPETUAL_CHECK_LOSES {
         return Repetition::Draw;
     }
-    // Perpetual check is judged over the whole span of the repetition (from the first of the
-    // `count` occurrences). Positions at even distance from the end have the current side to move;
-    // a position "in check" there means the opponent's previous move gave check.
-    let span = back.min(line.len() - 1);
-    let _ = first_match;
-    let n = line.len();
-    let mut opponent_always_checked = true; // the opponent of the side to move now checked every move
-    let mut mover_always_checked = true; // the side to move now checked every move
+    // The moves of the span lead to the positions at distances span-1 .. 0 from the end. At an even
+    // distance the side to move now is to move, so "in check" there means the opponent's move that
+    // led there gave check; at an odd distance it means our move did.
+    let mut opponent_always_checked = true;
+    let mut mover_always_checked = true;
     for d in 0..span {
-        let p = &line[n - 1 - d];
+        let checked = line[n - 1 - d].in_check();
         if d % 2 == 0 {
-            // side to move now is to move here: the previous move (opponent's) gave check?
-            if !p.in_check() {
-                opponent_always_checked = false;
-            }
-        } else if !p.in_check() {
-            mover_always_checked = false;
+            opponent_always_checked &= checked;
+        } else {
+            mover_always_checked &= checked;
         }
     }
-    if opponent_always_checked {
-        Repetition::CheckedWins
-    } else if mover_always_checked {
-        Repetition::CheckerLoses
-    } else {
-        Repetition::Draw
+    match (opponent_always_checked, mover_always_checked) {
+        (true, false) => Repetition::CheckedWins,
+        (false, true) => Repetition::CheckerLoses,
+        _ => Repetition::Draw,
     }
 }

@@ -183,9 +183,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// rule ends the game here (chess: fifty moves, insufficient material). Repetition and game
     /// length need the history: see `GameHistory::outcome`.
     fn position_outcome(&self) -> Option<Outcome>;
+    /// A cheap draw-by-rule test for the search (chess: fifty moves, insufficient material); no move
+    /// generation. Repetitions are the search's own business.
+    fn is_draw_by_rule(&self) -> bool {
+        false
+    }
     /// Whether the side to move may declare a win (shogi entering king). Chess: never.
     fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
         false
+    }
+    /// The outcome of a declaration by the side to move under `rule`: a win, a draw (shogi's
+    /// 24-point rule at 24–30 points), or `None` when the conditions are not met. Chess: `None`.
+    /// (Added with a default so existing implementations keep compiling.)
+    fn declaration_outcome(&self, _rule: EnteringKingRule) -> Option<Outcome> {
+        None
     }
 }
 

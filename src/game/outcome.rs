@@ -18,6 +18,8 @@ pub enum DrawReason {
     FiftyMoves,
     InsufficientMaterial,
     MaxMoves,
+    /// Shogi 24-point rule: a declaration with 24 to 30 points.
+    Declaration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

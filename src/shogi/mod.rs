@@ -1,6 +1,9 @@
 //! Shogi rules over `haitaka`: positions (SFEN), USI moves, SEE, outcomes, records and features.
 
+pub mod bonapiece;
 pub mod declaration;
+pub mod movegen;
+pub mod features;
 pub mod position;
 pub mod see;
 pub mod sfen;

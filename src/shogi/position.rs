@@ -1,8 +1,8 @@
 //! `ShogiPos`: the `Game` implementation for shogi, a thin copy-make wrapper over `haitaka::Board`.
 
-use super::{see, value};
-use crate::game::{EnteringKingRule, Game, Outcome, RulesError, Side, WinReason};
-use haitaka::{Board, Color, Move, Piece, PieceMoves, Square};
+use super::{movegen, see, value};
+use crate::game::{DrawReason, EnteringKingRule, Game, Outcome, RulesError, Side, WinReason};
+use haitaka::{prom_zone, BitBoard, Board, Color, Move, Piece, PieceMoves, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShogiPos {
@@ -68,7 +68,7 @@ impl Game for ShogiPos {
         let mv: Move = text
             .parse()
             .map_err(|e| RulesError::new(format!("'{text}' is not a USI move ({e})")))?;
-        if !self.board.is_legal(mv) {
+        if !movegen::is_legal(&self.board, mv) {
             return Err(RulesError::new(format!(
                 "'{text}' is not a legal move in this position{}",
                 super::sfen::illegal_move_reason(&self.board, mv)
@@ -102,29 +102,37 @@ impl Game for ShogiPos {
     }
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
-        self.board.generate_moves(|moves| {
+        movegen::generate(&self.board, |moves| {
             out.extend(moves);
             false
         });
     }
 
     fn count_legal_moves(&self) -> u64 {
-        let mut n = 0u64;
-        // haitaka 0.3.2's `PieceMoves::len` miscounts some promotion options (e.g. matsuri after
-        // P*3a: 139 instead of 144), so the moves are counted by iterating them.
-        self.board.generate_moves(|moves| {
-            n += moves.into_iter().count() as u64;
-            false
-        });
-        n
+        movegen::count_legal(&self.board)
     }
 
     fn tactical_moves(&self, out: &mut Vec<Move>) {
-        let them = self.board.colors(!self.stm());
-        self.board.generate_board_moves(|moves| {
-            if let PieceMoves::BoardMoves { .. } = moves {
+        let us = self.stm();
+        let them = self.board.colors(!us);
+        let zone = prom_zone(us);
+        self.board.generate_board_moves(|mut moves| {
+            if let PieceMoves::BoardMoves {
+                piece, from, to, ..
+            } = &mut moves
+            {
+                // Keep only targets where the move captures or may promote; the loop below drops
+                // the non-promoting twin of a promotion that captures nothing.
+                let promo_targets = if !piece.is_promotable() {
+                    BitBoard::EMPTY
+                } else if zone.has(*from) {
+                    BitBoard::FULL
+                } else {
+                    zone
+                };
+                *to &= them | promo_targets;
                 for mv in moves {
-                    if them.has(mv.to()) || mv.is_promotion() {
+                    if mv.is_promotion() || them.has(mv.to()) {
                         out.push(mv);
                     }
                 }
@@ -134,7 +142,7 @@ impl Game for ShogiPos {
     }
 
     fn is_legal(&self, mv: Move) -> bool {
-        self.board.is_legal(mv)
+        movegen::is_legal(&self.board, mv)
     }
 
     fn play(&self, mv: Move) -> Self {
@@ -159,7 +167,7 @@ impl Game for ShogiPos {
     }
 
     fn gives_check(&self, mv: Move) -> bool {
-        !self.play(mv).board.checkers().is_empty()
+        movegen::gives_check(&self.board, mv)
     }
 
     fn see(&self, mv: Move) -> i32 {
@@ -236,7 +244,7 @@ impl Game for ShogiPos {
                 to,
             }
         };
-        self.board.is_legal(mv).then_some(mv)
+        movegen::is_legal(&self.board, mv).then_some(mv)
     }
 
     fn material(&self) -> i32 {
@@ -269,7 +277,7 @@ impl Game for ShogiPos {
     }
 
     fn position_outcome(&self) -> Option<Outcome> {
-        if self.count_legal_moves() == 0 {
+        if !movegen::has_legal_move(&self.board) {
             // No legal move is a loss whether in check or not (shogi has no stalemate).
             return Some(Outcome::Win(side_of(!self.stm()), WinReason::Checkmate));
         }
@@ -278,6 +286,15 @@ impl Game for ShogiPos {
 
     fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
         super::declaration::can_declare(&self.board, rule)
+    }
+
+    fn declaration_outcome(&self, rule: EnteringKingRule) -> Option<Outcome> {
+        use super::declaration::{declaration, Declaration};
+        match declaration(&self.board, rule) {
+            Declaration::Invalid => None,
+            Declaration::Draw => Some(Outcome::Draw(DrawReason::Declaration)),
+            Declaration::Win => Some(Outcome::Win(side_of(self.stm()), WinReason::Declaration)),
+        }
     }
 }
 

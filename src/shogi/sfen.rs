@@ -175,22 +175,46 @@ pub fn check_sfen(sfen: &str) -> Result<(), RulesError> {
 
 /// Why a well-formed USI move is illegal here (a suffix for the error message).
 pub fn illegal_move_reason(board: &Board, mv: Move) -> String {
+    use haitaka::{drop_zone, Piece};
     let us = board.side_to_move();
     match mv {
         Move::Drop { piece, to } => {
-            if !board.has_in_hand(us, piece) {
+            if piece == Piece::King || !piece.is_unpromoted() {
+                format!(": {piece:?} cannot be dropped")
+            } else if !board.has_in_hand(us, piece) {
                 format!(": no {piece:?} in hand")
             } else if board.occupied().has(to) {
                 ": the square is occupied".into()
+            } else if !drop_zone(us, piece).has(to) {
+                format!(": a {piece:?} dropped there could never move")
+            } else if piece == Piece::Pawn && !board.pawn_drop_ok(us, to) {
+                ": a second unpromoted pawn on the file (nifu)".into()
+            } else if !board.checkers().is_empty() {
+                ": it does not answer the check".into()
+            } else if piece == Piece::Pawn {
+                ": a pawn drop that mates (uchifuzume)".into()
             } else {
                 String::new()
             }
         }
-        Move::BoardMove { from, to, .. } => match board.color_on(from) {
-            None => ": no piece on the from-square".into(),
-            Some(c) if c != us => ": the piece on the from-square is the opponent's".into(),
+        Move::BoardMove {
+            from,
+            to,
+            promotion,
+        } => match (board.color_on(from), board.piece_on(from)) {
+            (None, _) | (_, None) => ": no piece on the from-square".into(),
+            (Some(c), _) if c != us => ": the piece on the from-square is the opponent's".into(),
             _ if board.colors(us).has(to) => ": the target holds one of our own pieces".into(),
-            _ => String::new(),
+            (_, Some(p)) if promotion && !p.is_promotable() => {
+                format!(": a {p:?} cannot promote")
+            }
+            (_, Some(p)) if promotion && !p.can_promote(us, to) && !p.can_promote(us, from) => {
+                ": a promotion outside the promotion zone".into()
+            }
+            (_, Some(p)) if !promotion && p.must_promote(us, to) => {
+                format!(": a {p:?} there could never move again, so it must promote")
+            }
+            _ => ": the piece cannot move there, or the move leaves the king in check".into(),
         },
     }
 }

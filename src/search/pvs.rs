@@ -1,0 +1,901 @@
+//! One search thread: iterative deepening with aspiration windows over a principal variation search
+//! (null-window search of non-first moves, re-search on fail high), quiescence search, repetition and
+//! perpetual-check scoring on the path, null-move pruning, late move reductions, futility, reverse
+//! futility and late move pruning. Lazy SMP runs several of these over one shared table.
+
+use super::ordering::{self, OrderingTables, SCORE_GOOD_CAPTURE};
+use super::tt::{Bound, TranspositionTable};
+use super::{Info, SearchParams};
+use crate::eval::Evaluator;
+use crate::game::*;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// State shared by all threads of one search.
+pub struct Shared {
+    pub tt: TranspositionTable,
+    pub stop: AtomicBool,
+    /// While set, time limits do not apply (pondering or `go infinite`).
+    pub pondering: AtomicBool,
+    pub infinite: AtomicBool,
+    pub nodes: AtomicU64,
+    pub start: Mutex<Instant>,
+    pub soft_ms: AtomicU64,
+    pub hard_ms: AtomicU64,
+    pub node_limit: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(hash_mb: usize) -> Self {
+        Shared {
+            tt: TranspositionTable::new(hash_mb),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            infinite: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            start: Mutex::new(Instant::now()),
+            soft_ms: AtomicU64::new(u64::MAX),
+            hard_ms: AtomicU64::new(u64::MAX),
+            node_limit: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.lock().elapsed().as_millis() as u64
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A root move with its latest score and principal variation.
+#[derive(Debug, Clone)]
+pub struct RootMove<M> {
+    pub mv: M,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<M>,
+    pub seldepth: u32,
+}
+
+/// What a finished iteration produced (read by the thread pool to pick the reported move).
+#[derive(Debug, Clone)]
+pub struct IterationResult<M> {
+    pub depth: u32,
+    pub root_moves: Vec<RootMove<M>>,
+}
+
+const NO_PREV: usize = usize::MAX;
+const QS_MAX_DEPTH: usize = 32;
+const STACK: usize = MAX_PLY + 8;
+
+/// The per-thread searcher. `positions[ply]` is the position at `ply` from the root.
+pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
+    pub shared: &'a Shared,
+    eval: &'a E,
+    pub params: SearchParams,
+    pub id: usize,
+    pub tables: OrderingTables,
+    positions: Vec<G>,
+    accs: Vec<E::Acc>,
+    static_eval: Vec<i32>,
+    killers: Vec<[u16; 2]>,
+    prev_hist: Vec<usize>,
+    move_bufs: Vec<Vec<G::Move>>,
+    score_bufs: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    /// Keys and in-check flags of the game before the root, then of the search path.
+    path_keys: Vec<u64>,
+    path_checks: Vec<bool>,
+    base: usize,
+    reversible_before_root: u32,
+    local_nodes: u64,
+    pub seldepth: usize,
+    root_depth: i32,
+    /// Score of a draw for the root side (contempt); negated for the other side.
+    pub draw_value: i32,
+    pub rules: RuleOptions,
+    pub root_moves: Vec<RootMove<G::Move>>,
+    lmr: Vec<[u8; 64]>,
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
+    pub fn new(shared: &'a Shared, eval: &'a E, params: SearchParams, id: usize) -> Self {
+        let mut lmr = vec![[0u8; 64]; 64];
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                *r = v.clamp(0.0, 40.0) as u8;
+            }
+        }
+        Searcher {
+            shared,
+            eval,
+            params,
+            id,
+            tables: OrderingTables::new(G::HISTORY_SIZE),
+            positions: Vec::with_capacity(STACK),
+            accs: (0..STACK).map(|_| E::Acc::default()).collect(),
+            static_eval: vec![0; STACK],
+            killers: vec![[0; 2]; STACK],
+            prev_hist: vec![NO_PREV; STACK],
+            move_bufs: (0..STACK).map(|_| Vec::with_capacity(256)).collect(),
+            score_bufs: (0..STACK).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..STACK).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            path_keys: Vec::new(),
+            path_checks: Vec::new(),
+            base: 0,
+            reversible_before_root: 0,
+            local_nodes: 0,
+            seldepth: 0,
+            root_depth: 0,
+            draw_value: 0,
+            rules: RuleOptions::default(),
+            root_moves: Vec::new(),
+            lmr,
+        }
+    }
+
+    /// Sets the root from a game history (its earlier positions feed repetition detection) and the
+    /// root moves (all legal moves, or `only` when it names legal moves).
+    pub fn set_root(&mut self, history: &GameHistory<G>, only: &[G::Move]) {
+        let root = history.current().clone();
+        self.path_keys.clear();
+        self.path_checks.clear();
+        let positions = history.positions();
+        let window = (root.reversible_plies() as usize).min(positions.len() - 1);
+        for p in &positions[positions.len() - 1 - window..positions.len() - 1] {
+            self.path_keys.push(p.key());
+            self.path_checks.push(p.in_check());
+        }
+        self.base = self.path_keys.len();
+        self.reversible_before_root = window as u32;
+        self.positions.clear();
+        self.positions.push(root);
+        let mut moves = Vec::new();
+        self.positions[0].legal_moves(&mut moves);
+        if only.iter().any(|m| moves.contains(m)) {
+            moves.retain(|m| only.contains(m));
+        }
+        // Initial order: the ordering heuristics' view (captures by SEE, then history).
+        let mut scores = Vec::new();
+        ordering::score_moves(
+            &self.positions[0],
+            &moves,
+            &mut scores,
+            0,
+            [0; 2],
+            0,
+            &self.tables,
+        );
+        let mut idx: Vec<usize> = (0..moves.len()).collect();
+        idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+        self.root_moves = idx
+            .into_iter()
+            .map(|i| RootMove {
+                mv: moves[i],
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![moves[i]],
+                seldepth: 0,
+            })
+            .collect();
+        let eval = self.eval;
+        eval.refresh(&self.positions[0], &mut self.accs[0]);
+        self.local_nodes = 0;
+    }
+
+    pub fn root(&self) -> &G {
+        &self.positions[0]
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.local_nodes
+    }
+
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            self.draw_value
+        } else {
+            -self.draw_value
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.local_nodes += 1;
+        if self.local_nodes & 1023 == 0 {
+            let total = self.shared.nodes.fetch_add(1024, Ordering::Relaxed) + 1024;
+            if total >= self.shared.node_limit.load(Ordering::Relaxed) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && !self.shared.infinite.load(Ordering::Relaxed)
+                && self.shared.elapsed_ms() >= self.shared.hard_ms.load(Ordering::Relaxed)
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Adds the nodes not yet published to the shared counter (at the end of a search).
+    pub fn flush_nodes(&mut self) {
+        let rest = self.local_nodes & 1023;
+        self.shared.nodes.fetch_add(rest, Ordering::Relaxed);
+        self.local_nodes -= rest;
+    }
+
+    fn push(&mut self, ply: usize, mv: G::Move) {
+        let child = self.positions[ply].play(mv);
+        let (lo, hi) = self.accs.split_at_mut(ply + 1);
+        self.eval
+            .update(&self.positions[ply], mv, &child, &lo[ply], &mut hi[0]);
+        self.path_keys.truncate(self.base + ply);
+        self.path_keys.push(self.positions[ply].key());
+        self.path_checks.truncate(self.base + ply);
+        self.path_checks.push(self.positions[ply].in_check());
+        self.positions.push(child);
+    }
+
+    fn push_null(&mut self, ply: usize, child: G) {
+        let (lo, hi) = self.accs.split_at_mut(ply + 1);
+        self.eval.update_null(&child, &lo[ply], &mut hi[0]);
+        self.path_keys.truncate(self.base + ply);
+        // A null move breaks repetition chains: record an impossible key.
+        self.path_keys.push(0);
+        self.path_checks.truncate(self.base + ply);
+        self.path_checks.push(false);
+        self.positions.push(child);
+    }
+
+    fn pop(&mut self) {
+        self.positions.pop();
+    }
+
+    /// Repetition verdict on the path for the node at `ply` (> 0): a draw, or a perpetual-check
+    /// win or loss under shogi rules. One repetition is enough inside the search.
+    fn repetition_score(&self, ply: usize) -> Option<i32> {
+        let pos = &self.positions[ply];
+        let key = pos.key();
+        let i = self.base + ply; // index this position would have in path_keys
+        let limit = (pos.reversible_plies() as usize).min(i);
+        let mut back = 2;
+        while back <= limit {
+            let j = i - back;
+            if self.path_keys[j] == key {
+                if !G::PERPETUAL_CHECK_LOSES {
+                    return Some(self.draw_score(ply));
+                }
+                // Positions i-d for d in 0..back; even d: the opponent's move led here.
+                let check_at = |idx: usize| -> bool {
+                    if idx == i {
+                        pos.in_check()
+                    } else {
+                        self.path_checks[idx]
+                    }
+                };
+                let opp_checked = (0..back).step_by(2).all(|d| check_at(i - d));
+                let we_checked = (1..back).step_by(2).all(|d| check_at(i - d));
+                return Some(if opp_checked {
+                    mate_in(ply)
+                } else if we_checked {
+                    mated_in(ply)
+                } else {
+                    self.draw_score(ply)
+                });
+            }
+            back += 2;
+        }
+        None
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (lo, hi) = self.pv.split_at_mut(ply + 1);
+        let dst = &mut lo[ply];
+        dst.clear();
+        dst.push(mv);
+        dst.extend_from_slice(&hi[0]);
+    }
+
+    /// Searches the root to `depth` within (alpha, beta) over root moves from `pv_idx` on; returns
+    /// the best score. Root move scores and PVs are updated in place.
+    pub fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
+        self.root_depth = depth;
+        self.pv[0].clear();
+        let mut best = -INFINITE;
+        let mut best_idx = None;
+        let n = self.root_moves.len();
+        for i in pv_idx..n {
+            let mv = self.root_moves[i].mv;
+            self.seldepth = 0;
+            self.push(0, mv);
+            self.prev_hist[0] = self.positions[0].history_index(mv);
+            let gives_check = self.positions[1].in_check();
+            let ext = (gives_check && self.params.check_extension) as i32;
+            let new_depth = depth - 1 + ext;
+            let mut score;
+            if i == pv_idx {
+                score = -self.search(-beta, -alpha, new_depth, 1, true);
+            } else {
+                score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                if score > alpha && score < beta && !self.shared.stopped() {
+                    score = -self.search(-beta, -alpha, new_depth, 1, true);
+                }
+            }
+            self.pop();
+            if self.shared.stopped() {
+                break;
+            }
+            let rm_seldepth = self.seldepth as u32;
+            if i == pv_idx || score > alpha {
+                let mut pv = vec![mv];
+                pv.extend_from_slice(&self.pv[1]);
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv = pv;
+                rm.seldepth = rm_seldepth;
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_idx = Some(i);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Move the best to the front of the searched range, keeping the others in order.
+        if let Some(b) = best_idx {
+            let rm = self.root_moves.remove(b);
+            self.root_moves.insert(pv_idx, rm);
+        }
+        best
+    }
+
+    /// The alpha-beta search of a node at `ply` > 0.
+    pub fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        self.count_node();
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.repetition_score(ply) {
+            return s;
+        }
+        if self.positions[ply].is_draw_by_rule() {
+            return self.draw_score(ply);
+        }
+        if self.rules.max_moves_to_draw > 0
+            && self.positions[ply].ply() >= self.rules.max_moves_to_draw
+        {
+            return self.draw_score(ply);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate(ply);
+        }
+
+        let in_check = self.positions[ply].in_check();
+        let key = self.positions[ply].key();
+        let tte = if self.params.use_tt {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = tte.map_or(0, |e| e.mv);
+        if let Some(e) = tte {
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.evaluate(ply)
+        };
+        self.static_eval[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
+
+        if !pv_node && !in_check && eval.abs() < MATE_BOUND {
+            if self.params.reverse_futility
+                && depth <= 7
+                && eval - 90 * depth + 40 * improving as i32 >= beta
+            {
+                return eval;
+            }
+            if self.params.null_move
+                && allow_null
+                && depth >= 3
+                && eval >= beta
+                && beta.abs() < MATE_BOUND
+                && self.positions[ply].null_move_allowed()
+            {
+                if let Some(child) = self.positions[ply].play_null() {
+                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                    self.push_null(ply, child);
+                    self.prev_hist[ply] = NO_PREV;
+                    let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                    self.pop();
+                    if self.shared.stopped() {
+                        return 0;
+                    }
+                    if s >= beta {
+                        return if s >= MATE_BOUND { beta } else { s };
+                    }
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        self.positions[ply].legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            self.score_bufs[ply] = scores;
+            return match self.positions[ply].position_outcome() {
+                Some(Outcome::Draw(_)) => self.draw_score(ply),
+                _ => mated_in(ply),
+            };
+        }
+        let counter = match self.prev_hist.get(ply.wrapping_sub(1)) {
+            Some(&h) if h != NO_PREV => self.tables.counter[h],
+            _ => 0,
+        };
+        ordering::score_moves(
+            &self.positions[ply],
+            &moves,
+            &mut scores,
+            tt_move,
+            self.killers[ply],
+            counter,
+            &self.tables,
+        );
+        self.killers[ply + 1] = [0; 2];
+
+        let mut best = -INFINITE;
+        let mut best_code = 0u16;
+        let mut move_count = 0i32;
+        let mut quiet_hist: [usize; 64] = [0; 64];
+        let mut n_quiets = 0;
+        let mut i = 0;
+        while let Some((mv, mscore)) = ordering::pick(&mut moves, &mut scores, i) {
+            i += 1;
+            let pos = &self.positions[ply];
+            let tactical = pos.is_tactical(mv);
+            let hist_idx = pos.history_index(mv);
+            let code = G::encode_move(mv);
+            move_count += 1;
+
+            if best > -MATE_BOUND && !in_check {
+                if !tactical {
+                    if self.params.late_move_pruning
+                        && !pv_node
+                        && depth <= 6
+                        && move_count > 3 + depth * depth / (2 - improving as i32)
+                        && !pos.gives_check(mv)
+                    {
+                        continue;
+                    }
+                    if self.params.futility
+                        && depth <= 6
+                        && eval + 120 + 90 * depth <= alpha
+                        && !pos.gives_check(mv)
+                    {
+                        continue;
+                    }
+                } else if self.params.see_pruning
+                    && depth <= 6
+                    && mscore < SCORE_GOOD_CAPTURE
+                    && mscore != ordering::SCORE_TT
+                    && pos.see(mv) < -100 * depth
+                {
+                    continue;
+                }
+            }
+
+            self.push(ply, mv);
+            self.prev_hist[ply] = hist_idx;
+            let gives_check = self.positions[ply + 1].in_check();
+            let ext = (gives_check
+                && self.params.check_extension
+                && (ply as i32) < 2 * self.root_depth
+                && self.positions[ply].see(mv) >= 0) as i32;
+            let new_depth = depth - 1 + ext;
+
+            let mut score;
+            if move_count == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if self.params.lmr
+                    && depth >= 3
+                    && move_count > 1 + 2 * pv_node as i32
+                    && !tactical
+                    && !gives_check
+                {
+                    r = self.lmr[(depth as usize).min(63)][(move_count as usize).min(63)] as i32;
+                    r += (!pv_node) as i32;
+                    r -= improving as i32;
+                    if mscore >= ordering::SCORE_COUNTER {
+                        r -= 1;
+                    } else {
+                        r -= mscore / 8192;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.pop();
+            if self.shared.stopped() {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_code = code;
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if !tactical {
+                            let k = &mut self.killers[ply];
+                            if k[0] != code {
+                                k[1] = k[0];
+                                k[0] = code;
+                            }
+                            let bonus = (depth * depth).min(400) * 16;
+                            self.tables.update_history(hist_idx, bonus);
+                            for &q in &quiet_hist[..n_quiets] {
+                                self.tables.update_history(q, -bonus);
+                            }
+                            if let Some(&h) = self.prev_hist.get(ply.wrapping_sub(1)) {
+                                if h != NO_PREV {
+                                    self.tables.counter[h] = code;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && n_quiets < quiet_hist.len() {
+                quiet_hist[n_quiets] = hist_idx;
+                n_quiets += 1;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        if best == -INFINITE {
+            // Every move was pruned: fail low at alpha.
+            return alpha;
+        }
+        if self.params.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best_code != 0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_code, score_to_tt(best, ply), eval, depth, bound);
+        }
+        best
+    }
+
+    fn evaluate(&self, ply: usize) -> i32 {
+        let v = self.eval.evaluate(&self.positions[ply], &self.accs[ply]);
+        v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Quiescence search: stand pat, then captures and promotions (all evasions when in check).
+    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.positions[ply].in_check();
+        if ply >= MAX_PLY - 2 || (qdepth >= QS_MAX_DEPTH && !in_check) {
+            return self.evaluate(ply);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.positions[ply].key();
+        let mut tt_move = 0;
+        if self.params.use_tt {
+            if let Some(e) = self.shared.tt.probe(key) {
+                tt_move = e.mv;
+                let s = score_from_tt(e.score, ply);
+                if !pv_node
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    }
+                {
+                    return s;
+                }
+            }
+        }
+        let mut best;
+        let stand;
+        if in_check {
+            best = -INFINITE;
+            stand = -INFINITE;
+        } else {
+            stand = self.evaluate(ply);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        scores.clear();
+        if in_check {
+            self.positions[ply].legal_moves(&mut moves);
+            if moves.is_empty() {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return mated_in(ply);
+            }
+        } else {
+            self.positions[ply].tactical_moves(&mut moves);
+        }
+        {
+            let pos = &self.positions[ply];
+            for &mv in &moves {
+                let s = if G::encode_move(mv) == tt_move && tt_move != 0 {
+                    ordering::SCORE_TT
+                } else {
+                    pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
+                };
+                scores.push(s);
+            }
+        }
+        let mut best_code = 0;
+        let mut i = 0;
+        while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i) {
+            i += 1;
+            if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
+                continue;
+            }
+            self.push(ply, mv);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
+            self.pop();
+            if self.shared.stopped() {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_code = G::encode_move(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        if self.params.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best_code != 0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_code, score_to_tt(best, ply), stand, -1, bound);
+        }
+        best
+    }
+
+    /// Iterative deepening with aspiration windows. `report` is called by the main thread (id 0)
+    /// after every iteration and on aspiration failures; it returns the result of every finished
+    /// iteration through `on_iteration` (used by the pool to pick the reported move).
+    pub fn iterate(
+        &mut self,
+        max_depth: u32,
+        multipv: usize,
+        mate_limit: Option<u32>,
+        report: &mut dyn FnMut(&Info),
+        on_iteration: &mut dyn FnMut(&IterationResult<G::Move>),
+    ) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let multipv = multipv.clamp(1, self.root_moves.len());
+        let mut last_best = None;
+        let mut stable = 0u32;
+        let start_depth = 1 + (self.id % 2) as u32;
+        for depth in start_depth..=max_depth.min(MAX_PLY as u32 - 8) {
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) =
+                    if depth >= 5 && self.params.aspiration && prev.abs() < MATE_BOUND {
+                        (prev - delta, prev + delta)
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
+                loop {
+                    let score = self.search_root(alpha, beta, depth as i32, pv_idx);
+                    if self.shared.stopped() {
+                        break;
+                    }
+                    if score <= alpha {
+                        if self.id == 0 && self.shared.elapsed_ms() > 1000 {
+                            report(&self.info(depth, pv_idx, Bound::Upper));
+                        }
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                    } else if score >= beta {
+                        if self.id == 0 && self.shared.elapsed_ms() > 1000 {
+                            report(&self.info(depth, pv_idx, Bound::Lower));
+                        }
+                        beta = (score + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta;
+                    if delta > 1000 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                // Keep the lines found so far in order (the searched range may be reordered).
+                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.shared.stopped() {
+                    break;
+                }
+            }
+            if self.shared.stopped() {
+                // A partial iteration still found something when its first move was re-scored.
+                break;
+            }
+            self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            on_iteration(&IterationResult {
+                depth,
+                root_moves: self.root_moves.clone(),
+            });
+            if self.id == 0 {
+                for pv_idx in 0..multipv {
+                    report(&self.info(depth, pv_idx, Bound::Exact));
+                }
+                let best = self.root_moves[0].mv;
+                if Some(best) == last_best {
+                    stable += 1;
+                } else {
+                    stable = 0;
+                }
+                last_best = Some(best);
+                let score = self.root_moves[0].score;
+                if let Some(m) = mate_limit {
+                    if score >= MATE_BOUND && ((MATE - score) as u32) < 2 * m {
+                        break;
+                    }
+                }
+                if !self.shared.pondering.load(Ordering::Relaxed)
+                    && !self.shared.infinite.load(Ordering::Relaxed)
+                {
+                    let soft = self.shared.soft_ms.load(Ordering::Relaxed);
+                    if soft != u64::MAX {
+                        let factor = match stable {
+                            0 => 1.6,
+                            1 => 1.2,
+                            2..=3 => 0.9,
+                            _ => 0.6,
+                        };
+                        let limit = (soft as f64 * factor) as u64;
+                        let elapsed = self.shared.elapsed_ms();
+                        let hard = self.shared.hard_ms.load(Ordering::Relaxed);
+                        // Don't start an iteration that cannot finish; one legal move needs no search.
+                        if elapsed >= limit || elapsed * 2 >= hard || self.root_moves.len() == 1 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The `info` of line `pv_idx` after an iteration at `depth`.
+    pub fn info(&self, depth: u32, pv_idx: usize, bound: Bound) -> Info {
+        let rm = &self.root_moves[pv_idx];
+        let elapsed = self.shared.elapsed_ms();
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + (self.local_nodes & 1023);
+        let mut pos = self.positions[0].clone();
+        let mut pv = Vec::with_capacity(rm.pv.len());
+        for &mv in &rm.pv {
+            if !pos.is_legal(mv) {
+                break;
+            }
+            pv.push(pos.move_text(mv));
+            pos = pos.play(mv);
+        }
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(depth),
+            multipv: pv_idx + 1,
+            score: rm.score,
+            bound,
+            nodes,
+            nps: nodes * 1000 / elapsed.max(1),
+            time_ms: elapsed,
+            hashfull: self.shared.tt.hashfull(),
+            pv,
+        }
+    }
+
+    /// The principal variation found at ply 0 by the last `search`/`qsearch` call from the root.
+    pub fn root_pv(&self) -> Vec<G::Move> {
+        self.pv[0].clone()
+    }
+
+    /// The position at the end of a principal variation from the root (the learner's PV leaf).
+    pub fn pv_leaf(&self, pv: &[G::Move]) -> G {
+        let mut pos = self.positions[0].clone();
+        for &mv in pv {
+            if !pos.is_legal(mv) {
+                break;
+            }
+            pos = pos.play(mv);
+        }
+        pos
+    }
+}

@@ -1,0 +1,117 @@
+//! Time management: turns the clock of a `go` command into a soft limit (checked between iterations,
+//! stretched or shrunk by best-move stability) and a hard limit (checked inside the search), for
+//! sudden death with increment, moves-to-go, and shogi byoyomi.
+
+use super::{Clock, TimeOptions};
+use crate::game::Side;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Aim: stop starting new iterations after this many milliseconds.
+    pub soft_ms: u64,
+    /// Never search longer than this.
+    pub hard_ms: u64,
+}
+
+/// Computes the budget for the side to move. Every margin is taken off the hard limit so the move
+/// arrives before the flag falls, even when the GUI or server adds delay.
+pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions) -> TimeBudget {
+    let s = side.index();
+    let time = clock.time_ms[s];
+    let inc = clock.inc_ms[s];
+    let byoyomi = clock.byoyomi_ms[s];
+    let overhead = opts.move_overhead_ms.max(opts.network_delay_ms);
+    let min_think = opts.minimum_thinking_ms;
+    let slow = opts.slow_mover_percent.clamp(10, 1000) as u64;
+
+    let (soft, hard) = if byoyomi > 0 {
+        // Main time then a fixed time per move. Byoyomi left unused is lost, so aim to use most of
+        // it; spend main time gradually.
+        let margin = opts
+            .network_delay2_ms
+            .max(overhead)
+            .min((time + byoyomi) / 2);
+        let hard = (time + byoyomi).saturating_sub(margin);
+        let soft = if time == 0 {
+            hard
+        } else {
+            (time / 30 + byoyomi).saturating_sub(margin) * slow / 100
+        };
+        (soft.min(hard), hard)
+    } else {
+        // Sudden death (with increment, or with moves to go).
+        let mtg = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+        let usable = time.saturating_sub(overhead);
+        let soft = (usable / mtg + inc * 3 / 4) * slow / 100;
+        // Never plan to use more than a fraction of what is left.
+        let cap = if clock.movestogo == Some(1) {
+            usable * 9 / 10
+        } else {
+            usable / 3 + inc / 2
+        };
+        let hard = (soft * 5).min(cap).min(usable);
+        (soft.min(hard), hard)
+    };
+    let hard = hard.max(min_think.min(time + byoyomi + inc)).max(1);
+    let soft = soft.max(min_think).min(hard);
+    TimeBudget {
+        soft_ms: soft,
+        hard_ms: hard,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> TimeOptions {
+        TimeOptions {
+            move_overhead_ms: 50,
+            network_delay_ms: 0,
+            network_delay2_ms: 0,
+            minimum_thinking_ms: 0,
+            slow_mover_percent: 100,
+        }
+    }
+
+    #[test]
+    fn byoyomi_only_uses_the_byoyomi_less_the_margin() {
+        let c = Clock {
+            time_ms: [0, 0],
+            inc_ms: [0, 0],
+            byoyomi_ms: [1000, 1000],
+            movestogo: None,
+        };
+        let b = budget(&c, Side::First, &opts());
+        assert_eq!(b.hard_ms, 950);
+        assert!(b.soft_ms <= b.hard_ms);
+    }
+
+    #[test]
+    fn sudden_death_never_plans_to_spend_the_whole_clock() {
+        let c = Clock {
+            time_ms: [1000, 60_000],
+            inc_ms: [0, 0],
+            byoyomi_ms: [0, 0],
+            movestogo: None,
+        };
+        let b = budget(&c, Side::First, &opts());
+        assert!(b.hard_ms <= 400, "{b:?}");
+        let b2 = budget(&c, Side::Second, &opts());
+        assert!(b2.soft_ms > b.soft_ms);
+        assert!(b2.hard_ms < 60_000 / 2);
+    }
+
+    #[test]
+    fn increment_is_spent() {
+        let c = Clock {
+            time_ms: [10_000, 10_000],
+            inc_ms: [100, 100],
+            byoyomi_ms: [0, 0],
+            movestogo: None,
+        };
+        let b = budget(&c, Side::Second, &opts());
+        assert!(b.soft_ms >= 10_000 / 30);
+        assert!(b.hard_ms <= 10_000 / 3 + 50);
+    }
+}

@@ -1,0 +1,256 @@
+//! The transposition table shared by all search threads: lock-free, atomics only.
+//!
+//! Each entry is two `AtomicU64`s: `key ^ data` and `data`. A reader recomputes `key` from both words
+//! and accepts the entry only when it matches, so an entry torn by a concurrent writer reads as a miss
+//! (the Hyatt/Mann "lockless hashing" scheme that Carp and Viridithas use). Buckets of four entries fill
+//! one 64-byte cache line; replacement prefers empty, stale (older search) and shallow entries.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Which side of the window a stored score is known on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact (a PV node).
+    Exact,
+    /// The score is at least this (a fail high).
+    Lower,
+    /// The score is at most this (a fail low).
+    Upper,
+}
+
+impl Bound {
+    fn to_bits(self) -> u64 {
+        match self {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        }
+    }
+    fn from_bits(b: u64) -> Option<Bound> {
+        match b {
+            1 => Some(Bound::Exact),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Upper),
+            _ => None,
+        }
+    }
+}
+
+/// A decoded entry. Scores are stored relative to the node (see `score_to_tt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TtEntry {
+    /// Packed move (`Game::encode_move`), 0 for none.
+    pub mv: u16,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const BUCKET: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    words: [[AtomicU64; 2]; BUCKET],
+}
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+// data layout: mv 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
+fn pack(mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    (mv as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth + 1).clamp(0, 255) as u64) << 48)
+        | (bound.to_bits() << 56)
+        | (((age & 63) as u64) << 58)
+}
+
+fn unpack(data: u64) -> Option<(TtEntry, u8)> {
+    let bound = Bound::from_bits((data >> 56) & 3)?;
+    Some((
+        TtEntry {
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16 as i32,
+            eval: (data >> 32) as u16 as i16 as i32,
+            depth: ((data >> 48) & 255) as i32 - 1,
+            bound,
+        },
+        ((data >> 58) & 63) as u8,
+    ))
+}
+
+impl TranspositionTable {
+    pub fn new(mb: usize) -> Self {
+        let mut tt = TranspositionTable {
+            buckets: Vec::new(),
+            age: AtomicU8::new(0),
+        };
+        tt.resize(mb);
+        tt
+    }
+
+    /// Resizes to `mb` megabytes (at least one bucket) and clears the table.
+    pub fn resize(&mut self, mb: usize) {
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        self.buckets = (0..n).map(|_| Bucket::default()).collect();
+    }
+
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for w in &b.words {
+                w[0].store(0, Ordering::Relaxed);
+                w[1].store(0, Ordering::Relaxed);
+            }
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto the table without a modulo.
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.bucket(key);
+        for w in &b.words {
+            let k = w[0].load(Ordering::Relaxed);
+            let d = w[1].load(Ordering::Relaxed);
+            if k ^ d == key && d != 0 {
+                return unpack(d).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound) {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let b = self.bucket(key);
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, w) in b.words.iter().enumerate() {
+            let k = w[0].load(Ordering::Relaxed);
+            let d = w[1].load(Ordering::Relaxed);
+            if d == 0 {
+                victim = i;
+                break;
+            }
+            if k ^ d == key {
+                // Same position: keep the old move when the new result has none, and don't let a
+                // shallow non-exact result overwrite a much deeper one.
+                if let Some((old, _)) = unpack(d) {
+                    if bound != Bound::Exact && depth + 3 < old.depth {
+                        return;
+                    }
+                    let mv = if mv == 0 { old.mv } else { mv };
+                    let data = pack(mv, score, eval, depth, bound, age);
+                    w[0].store(key ^ data, Ordering::Relaxed);
+                    w[1].store(data, Ordering::Relaxed);
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            let (worth, old_age) = match unpack(d) {
+                Some((e, a)) => (e.depth, a),
+                None => (-1, 0),
+            };
+            let stale = (age.wrapping_sub(old_age) & 63) as i32;
+            let worth = worth - 8 * stale;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let data = pack(mv, score, eval, depth, bound, age);
+        let w = &b.words[victim];
+        w[0].store(key ^ data, Ordering::Relaxed);
+        w[1].store(data, Ordering::Relaxed);
+    }
+
+    /// Per-mille of the first 1000 buckets' entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed) & 63;
+        let n = self.buckets.len().min(1000);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for w in &b.words {
+                if let Some((_, a)) = unpack(w[1].load(Ordering::Relaxed)) {
+                    if a == age {
+                        used += 1;
+                    }
+                }
+            }
+        }
+        (used * 1000 / (n * BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe_round_trips_every_field() {
+        let tt = TranspositionTable::new(1);
+        tt.store(
+            0xdead_beef_1234_5678,
+            0x7abc,
+            -31_000,
+            123,
+            17,
+            Bound::Lower,
+        );
+        let e = tt.probe(0xdead_beef_1234_5678).expect("stored");
+        assert_eq!(
+            e,
+            TtEntry {
+                mv: 0x7abc,
+                score: -31_000,
+                eval: 123,
+                depth: 17,
+                bound: Bound::Lower
+            }
+        );
+        assert!(tt.probe(0xdead_beef_1234_5679).is_none());
+    }
+
+    #[test]
+    fn qsearch_depth_minus_one_survives_packing() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, 0, 5, 5, -1, Bound::Upper);
+        assert_eq!(tt.probe(42).map(|e| e.depth), Some(-1));
+    }
+
+    #[test]
+    fn clear_forgets_everything() {
+        let tt = TranspositionTable::new(1);
+        for k in 1..1000u64 {
+            tt.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                1,
+                0,
+                0,
+                3,
+                Bound::Exact,
+            );
+        }
+        assert!(tt.hashfull() > 0);
+        tt.clear();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,172 @@
+//! Search tests: mates found with mate scores (chess mates in 1-3, every tsume problem of 1 and 3
+//! plies in `shared/data/suites/tsume_miniosl.tsv`), stalemate and repetition scored as draws,
+//! a deterministic one-thread node count, and legal moves from a two-thread search.
+
+use kishi::chess::ChessPos;
+use kishi::eval::material::MaterialEval;
+use kishi::game::{mate_in, mated_in, Game, GameHistory, MATE_BOUND};
+use kishi::search::{Engine, Limits, SearchOutcome};
+use kishi::shogi::ShogiPos;
+use std::path::PathBuf;
+
+fn search<G: Game>(history: &GameHistory<G>, depth: u32, threads: usize) -> SearchOutcome<G::Move> {
+    let mut engine: Engine<G, MaterialEval> = Engine::new(MaterialEval, threads, 16);
+    engine.search_sync(history, &Limits::depth(depth), Box::new(|_| {}))
+}
+
+fn chess(fen: &str) -> GameHistory<ChessPos> {
+    GameHistory::new(ChessPos::from_text(fen).expect("valid FEN"))
+}
+
+fn best_text<G: Game>(h: &GameHistory<G>, r: &SearchOutcome<G::Move>) -> String {
+    h.current().move_text(r.best.expect("a best move"))
+}
+
+#[test]
+fn chess_mate_in_one() {
+    let h = chess("6k1/5ppp/8/8/8/8/8/R6K w - - 0 1");
+    let r = search(&h, 4, 1);
+    assert_eq!(best_text(&h, &r), "a1a8");
+    assert_eq!(r.score, mate_in(1));
+}
+
+#[test]
+fn chess_mate_in_two() {
+    let h = chess("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1");
+    let r = search(&h, 6, 1);
+    assert_eq!(r.score, mate_in(3), "best {}", best_text(&h, &r));
+}
+
+#[test]
+fn chess_mate_in_three() {
+    let h = chess("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1");
+    let r = search(&h, 8, 1);
+    assert_eq!(r.score, mate_in(5), "best {}", best_text(&h, &r));
+}
+
+#[test]
+fn a_mated_root_has_no_move_and_a_mating_reply_is_seen() {
+    // White is checkmated: no move to play.
+    let h = chess("6k1/8/8/8/8/8/5PPP/r5K1 w - - 0 1");
+    assert_eq!(search(&h, 4, 1).best, None);
+    // White to move: every move allows Ra1 mate except giving the king air... here none do.
+    let h = chess("6k1/8/8/8/8/8/r4PPP/6K1 w - - 0 1");
+    let r = search(&h, 5, 1);
+    assert!(r.score > mated_in(3), "score {}", r.score);
+}
+
+#[test]
+fn stalemate_trap_scores_zero() {
+    // Black, a queen down, checks with the rook until White must take it and stalemate Black.
+    let h = chess("k7/2Q5/1K6/8/8/8/8/r7 b - - 0 1");
+    let r = search(&h, 14, 1);
+    assert_eq!(r.score, 0, "best {}", best_text(&h, &r));
+}
+
+#[test]
+fn repetition_draw_scores_zero() {
+    // Black, a rook down, can repeat the position for the third time with Kd8-e8.
+    let start = ChessPos::from_text("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+    let h =
+        GameHistory::from_moves(start, "a1a2 e8d8 a2a1 d8e8 a1a2 e8d8 a2a1".split(' ')).unwrap();
+    let r = search(&h, 6, 1);
+    assert_eq!(best_text(&h, &r), "d8e8");
+    assert_eq!(r.score, 0);
+}
+
+fn tsume_rows() -> Vec<(String, String, usize, Vec<String>)> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/suites/tsume_miniosl.tsv");
+    let text = std::fs::read_to_string(&path).expect("tsume suite");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().expect("mate plies"),
+                f[4].split_whitespace().map(String::from).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn tsume_mates_in_one_and_three_are_solved() {
+    let mut solved = 0;
+    for (id, sfen, plies, winning) in tsume_rows() {
+        if plies > 3 {
+            continue;
+        }
+        let h =
+            GameHistory::new(ShogiPos::from_text(&sfen).unwrap_or_else(|e| panic!("{id}: {e}")));
+        let r = search(&h, plies as u32 + 2, 1);
+        let mv = best_text(&h, &r);
+        assert!(
+            winning.contains(&mv),
+            "{id}: played {mv}, winning moves {winning:?}"
+        );
+        assert_eq!(r.score, mate_in(plies), "{id}: {sfen}");
+        solved += 1;
+    }
+    assert!(solved >= 25, "only {solved} problems read");
+}
+
+#[test]
+fn one_thread_bench_node_count_is_deterministic() {
+    let run = || {
+        let mut out = Vec::new();
+        kishi::search::bench::run::<ChessPos, _>(MaterialEval, 6, 1, 8, &mut out)
+            .unwrap()
+            .nodes
+    };
+    let a = run();
+    assert!(a > 1000);
+    assert_eq!(a, run());
+}
+
+#[test]
+fn two_threads_play_legal_moves_with_sane_scores() {
+    // 25 chess and 25 shogi positions from real games.
+    let mut n = 0;
+    for line in std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/shogi/shogi_sample_games.txt"),
+    )
+    .unwrap()
+    .lines()
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let moves = &f[f.iter().position(|&t| t == "moves").unwrap() + 1..];
+        let mut h = GameHistory::new(ShogiPos::startpos());
+        for (i, m) in moves.iter().enumerate() {
+            let mv = h.current().parse_move(m).unwrap();
+            h.push(mv);
+            if i % 12 == 11 && n < 25 {
+                let r = search(&h, 5, 2);
+                let best = r.best.expect("a move");
+                assert!(h.current().is_legal(best));
+                assert!(
+                    r.score.abs() < 5000 || r.score.abs() >= MATE_BOUND,
+                    "score {}",
+                    r.score
+                );
+                n += 1;
+            }
+        }
+    }
+    for fen in kishi::search::bench::CHESS_POSITIONS
+        .iter()
+        .cycle()
+        .take(25)
+    {
+        let h = chess(fen);
+        let r = search(&h, 7, 2);
+        assert!(h.current().is_legal(r.best.expect("a move")));
+        assert!(r.score.abs() < 3000 || r.score.abs() >= MATE_BOUND);
+        n += 1;
+    }
+    assert!(n >= 50, "{n}");
+}

@@ -442,12 +442,12 @@ fn decorate(rng: &mut Rng, line: &str) -> String {
     }
     for (i, w) in line.split(' ').enumerate() {
         if i > 0 {
-            s.push_str(*rng.pick(&[" ", " ", " ", "\t", "  ", " \t "]));
+            s.push_str(rng.pick(&[" ", " ", " ", "\t", "  ", " \t "]));
         }
         s.push_str(w);
     }
     if rng.chance(15) {
-        s.push_str(*rng.pick(&[" ", "\t", "  \t"]));
+        s.push_str(rng.pick(&[" ", "\t", "  \t"]));
     }
     if rng.chance(20) {
         s.push('\r');
@@ -551,7 +551,7 @@ fn generate<G: Game>(d: &Dialect, rng: &mut Rng, current: &G) -> Gen {
             let mut moves = String::from("position startpos moves");
             for _ in 0..rng.below(2000) {
                 moves.push(' ');
-                moves.push_str(*rng.pick(d.malformed_moves));
+                moves.push_str(rng.pick(d.malformed_moves));
             }
             let label = if moves.len() == "position startpos moves".len() {
                 Label::Valid
@@ -586,7 +586,7 @@ fn generate<G: Game>(d: &Dialect, rng: &mut Rng, current: &G) -> Gen {
 
 fn option_name(d: &Dialect, rng: &mut Rng) -> &'static str {
     if d.usi {
-        *rng.pick(&[
+        rng.pick(&[
             "USI_Hash",
             "MultiPV",
             "Threads",
@@ -595,7 +595,7 @@ fn option_name(d: &Dialect, rng: &mut Rng) -> &'static str {
             "Bogus",
         ])
     } else {
-        *rng.pick(&["Hash", "MultiPV", "Threads", "Ponder", "Move", "Bogus"])
+        rng.pick(&["Hash", "MultiPV", "Threads", "Ponder", "Move", "Bogus"])
     }
 }
 

@@ -12,10 +12,13 @@
 //! result that arrives early is parked there and released by the command that allows it.
 
 use super::engine::{Clock, Engine, Info, Limits, SearchConfig, SearchOutcome, TimeOptions};
+
+/// The evaluator a flavour plays with.
+type EvalOf<F> = <<F as Flavour>::G as GameEval>::Eval;
 use super::info::{bestmove_line, info_line, Out};
 use super::options::{Changed, Options, Spec, Value};
 use super::tokenizer::{printable, Tokens};
-use crate::eval::Evaluator;
+use crate::eval::{Evaluator, GameEval};
 use crate::game::{
     perft_divide, EnteringKingRule, Game, GameHistory, RuleOptions, Side, MATE_BOUND, MAX_PLY,
 };
@@ -31,7 +34,7 @@ pub enum Flow {
 }
 
 /// What a `go` line asks for, once a dialect has read it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum GoRequest<M> {
     Search(Limits<M>),
     Perft(u32),
@@ -41,8 +44,7 @@ pub enum GoRequest<M> {
 
 /// A game and protocol pairing: everything the shared controller needs to know about a dialect.
 pub trait Flavour: Sized + 'static {
-    type G: Game;
-    type E: Evaluator<Self::G> + Clone;
+    type G: GameEval;
     /// USI (mate distances in plies, `resign`/`win`, `sfen`) or UCI.
     const USI: bool;
     /// Keyword before a position text in `position`: `sfen` or `fen`.
@@ -51,13 +53,6 @@ pub trait Flavour: Sized + 'static {
     const NO_MOVE: &'static str;
 
     fn option_specs() -> Vec<Spec>;
-    fn default_eval() -> Self::E;
-    /// Loads an evaluation file (EvalFile). The error names the problem.
-    fn load_eval(path: &str) -> Result<Self::E, String>;
-    /// `eval` command: named terms of the static evaluation, from the side to move.
-    fn eval_breakdown(eval: &Self::E, pos: &Self::G) -> Vec<(String, i32)>;
-    /// Positions (position texts) searched by `bench`.
-    fn bench_positions() -> &'static [&'static str];
     /// Reads the words of a `go` line after `go`.
     fn parse_go(
         ctrl: &Controller<Self>,
@@ -123,9 +118,10 @@ pub struct Controller<F: Flavour> {
     pub out: Out,
     pub options: Options,
     history: GameHistory<F::G>,
-    engine: Engine<F::G, F::E>,
-    eval: F::E,
-    /// The EvalFile value that `eval` came from ("" = the built-in evaluation).
+    /// Built at the first `isready` (or `go`), not before `usiok`/`uciok`: the hash table and the
+    /// evaluation tables are the heavy part of start-up.
+    engine: Option<Engine<F::G, EvalOf<F>>>,
+    /// The EvalFile value the engine's evaluation came from ("" = the built-in evaluation).
     eval_source: String,
     applied_threads_hash: (usize, usize),
     clear_hash_pending: bool,
@@ -137,15 +133,12 @@ impl<F: Flavour> Controller<F> {
     /// Cheap on purpose: nothing heavy may happen before `usiok`/`uciok`; weights load at `isready`.
     pub fn new(out: Out) -> Self {
         let options = Options::new(F::option_specs());
-        let (threads, hash) = F::threads_and_hash(&options);
-        let eval = F::default_eval();
         Controller {
             out,
             history: GameHistory::new(F::G::startpos()),
-            engine: Engine::new(eval.clone(), threads, hash),
-            eval,
+            engine: None,
             eval_source: String::new(),
-            applied_threads_hash: (threads, hash),
+            applied_threads_hash: (0, 0),
             clear_hash_pending: false,
             options,
             slot: Arc::new(Mutex::new(Slot::default())),
@@ -220,16 +213,16 @@ impl<F: Flavour> Controller<F> {
             }
             "eval" => {
                 no_args(t)?;
-                self.show_eval();
+                self.show_eval()?;
             }
             "bench" => {
                 let depth = match t.next() {
-                    None => 5,
-                    Some(w) => super::tokenizer::parse_number::<u32>(w, "bench depth")?,
+                    None => None,
+                    Some(w) => Some(super::tokenizer::parse_number::<u32>(w, "bench depth")?),
                 };
                 no_args(t)?;
-                if !(1..=20).contains(&depth) {
-                    return Err(format!("bench depth must be from 1 to 20, not {depth}"));
+                if let Some(d) = depth.filter(|d| !(1..=20).contains(d)) {
+                    return Err(format!("bench depth must be from 1 to 20, not {d}"));
                 }
                 self.bench(depth)?;
             }
@@ -255,54 +248,78 @@ impl<F: Flavour> Controller<F> {
 
     fn isready(&mut self) {
         if !self.searching() {
-            self.load_eval_if_changed();
-            self.apply_engine_settings();
+            self.prepare("isready");
         }
         self.out.line("readyok");
     }
 
-    /// Loads EvalFile when it changed. A file that cannot be used is reported once and the current
-    /// evaluation stays, so a typo in a GUI dialog never leaves the engine without an evaluation.
-    fn load_eval_if_changed(&mut self) {
-        let path = self.options.text("EvalFile").to_string();
-        if path == self.eval_source {
-            return;
-        }
-        self.eval_source = path.clone();
-        let loaded = if path.is_empty() {
-            Ok(F::default_eval())
-        } else {
-            F::load_eval(&path)
-        };
-        match loaded {
-            Ok(e) => {
-                self.eval = e.clone();
-                self.engine.set_eval(e);
+    /// Builds the engine on first use, loads EvalFile when it changed and pushes thread count, hash
+    /// size, a pending hash clear and the search settings into it. Only called while no search
+    /// runs: the engine must never be resized under a search. `cause` names the command for the
+    /// error line of an EvalFile that cannot be used.
+    fn prepare(&mut self, cause: &str) -> &mut Engine<F::G, EvalOf<F>> {
+        let (threads, hash) = F::threads_and_hash(&self.options);
+        let eval = self.eval_if_changed(cause);
+        let engine = match self.engine.take() {
+            None => {
+                let eval = eval.unwrap_or_else(F::G::default_eval);
+                self.applied_threads_hash = (threads, hash);
+                self.clear_hash_pending = false;
+                Engine::new(eval, threads, hash)
             }
-            Err(e) => self.out.line(&format!(
-                "info string error: EvalFile '{}' not loaded ({}), keeping the current evaluation: isready",
-                printable(&path),
-                printable(&e)
-            )),
-        }
+            Some(mut e) => {
+                e.wait();
+                if let Some(eval) = eval {
+                    e.set_eval(eval);
+                }
+                if threads != self.applied_threads_hash.0 {
+                    e.set_threads(threads);
+                }
+                if hash != self.applied_threads_hash.1 {
+                    e.set_hash_mb(hash);
+                }
+                self.applied_threads_hash = (threads, hash);
+                if self.clear_hash_pending {
+                    e.clear_hash();
+                    self.clear_hash_pending = false;
+                }
+                e
+            }
+        };
+        let engine = self.engine.insert(engine);
+        engine.set_config(F::search_config(&self.options));
+        engine
     }
 
-    /// Pushes thread count, hash size and a pending hash clear into the engine. Only called while
-    /// no search runs: the engine must never be resized under a search.
-    fn apply_engine_settings(&mut self) {
-        let th = F::threads_and_hash(&self.options);
-        if th.0 != self.applied_threads_hash.0 {
-            self.engine.set_threads(th.0);
+    /// The evaluation to switch to when EvalFile changed since the last load. A file that cannot be
+    /// used is reported once and the current evaluation stays, so a typo in a GUI dialog never
+    /// leaves the engine without an evaluation.
+    fn eval_if_changed(&mut self, cause: &str) -> Option<EvalOf<F>> {
+        let path = self.options.text("EvalFile").to_string();
+        if path == self.eval_source {
+            return None;
         }
-        if th.1 != self.applied_threads_hash.1 {
-            self.engine.set_hash_mb(th.1);
+        self.eval_source = path.clone();
+        if path.is_empty() {
+            return Some(F::G::default_eval());
         }
-        self.applied_threads_hash = th;
-        if self.clear_hash_pending {
-            self.engine.clear_hash();
-            self.clear_hash_pending = false;
+        match F::G::load_eval(std::path::Path::new(&path)) {
+            Ok(e) => {
+                self.out.line(&format!(
+                    "info string EvalFile '{}' loaded",
+                    printable(&path)
+                ));
+                Some(e)
+            }
+            Err(e) => {
+                self.out.line(&format!(
+                    "info string error: EvalFile '{}' not loaded ({}), keeping the current evaluation: {cause}",
+                    printable(&path),
+                    printable(&e)
+                ));
+                None
+            }
         }
-        self.engine.set_config(F::search_config(&self.options));
     }
 
     pub fn new_game(&mut self) {
@@ -382,19 +399,17 @@ impl<F: Flavour> Controller<F> {
     /// wait for it (it ends in milliseconds). Otherwise it is an error and the search goes on.
     fn settle_previous_search(&mut self) -> Result<(), String> {
         if !self.searching() {
-            self.engine.wait();
-            self.apply_engine_settings();
             return Ok(());
         }
         if !self.slot.lock().stop_requested {
             return Err("a search is running (send stop first)".into());
         }
-        self.engine.wait();
+        if let Some(e) = self.engine.as_mut() {
+            e.wait();
+        }
         let mut s = self.slot.lock();
         s.active = false;
         s.pending = None;
-        drop(s);
-        self.apply_engine_settings();
         Ok(())
     }
 
@@ -461,8 +476,8 @@ impl<F: Flavour> Controller<F> {
             };
             slot.lock().finish(line, &out);
         });
-        self.engine
-            .start(self.history.clone(), limits, on_info, on_done);
+        let history = self.history.clone();
+        self.prepare("go").start(history, limits, on_info, on_done);
     }
 
     /// USI `go mate`: a normal search with a mate target; a positive mate score is the answer.
@@ -509,12 +524,14 @@ impl<F: Flavour> Controller<F> {
             slot.lock().finish(line, &out);
         });
         let on_info = info_callback::<F>(self.out.clone());
-        self.engine
-            .start(self.history.clone(), limits, on_info, on_done);
+        let history = self.history.clone();
+        self.prepare("go").start(history, limits, on_info, on_done);
     }
 
     fn stop(&mut self) {
-        self.engine.stop();
+        if let Some(e) = &self.engine {
+            e.stop();
+        }
         let mut s = self.slot.lock();
         s.stop_requested = true;
         s.hold_ponder = false;
@@ -523,7 +540,9 @@ impl<F: Flavour> Controller<F> {
     }
 
     fn ponderhit(&mut self) {
-        self.engine.ponderhit();
+        if let Some(e) = &self.engine {
+            e.ponderhit();
+        }
         let mut s = self.slot.lock();
         s.hold_ponder = false;
         s.release(&self.out);
@@ -533,7 +552,9 @@ impl<F: Flavour> Controller<F> {
     pub fn game_over(&mut self) {
         self.slot.lock().discard = true;
         self.stop();
-        self.engine.wait();
+        if let Some(e) = self.engine.as_mut() {
+            e.wait();
+        }
         let mut s = self.slot.lock();
         s.active = false;
         s.pending = None;
@@ -570,25 +591,27 @@ impl<F: Flavour> Controller<F> {
         self.out.lines(&lines);
     }
 
-    fn show_eval(&self) {
-        let pos = self.history.current();
-        let mut acc = Default::default();
-        self.eval.refresh(pos, &mut acc);
-        let total = self.eval.evaluate(pos, &acc);
+    fn show_eval(&mut self) -> Result<(), String> {
+        if self.searching() {
+            return Err("eval while a search is running (send stop first)".into());
+        }
+        let pos = self.history.current().clone();
+        let source = if self.eval_source.is_empty() {
+            "built-in".to_string()
+        } else {
+            self.eval_source.clone()
+        };
+        let eval = self.prepare("eval").eval();
         let mut lines = vec![format!(
-            "Evaluation from the side to move ({}); source: {}",
+            "Evaluation from the side to move ({}); weights: {}",
             side_name::<F>(pos.side_to_move()),
-            if self.eval_source.is_empty() {
-                "built-in"
-            } else {
-                &self.eval_source
-            }
+            source
         )];
-        for (name, v) in F::eval_breakdown(&self.eval, pos) {
+        for (name, v) in eval.breakdown(&pos) {
             lines.push(format!("  {name:<24} {v:>8}"));
         }
-        lines.push(format!("  {:<24} {total:>8}", "total"));
         self.out.lines(&lines);
+        Ok(())
     }
 
     fn perft(&mut self, depth: u32) -> Result<(), String> {
@@ -603,28 +626,21 @@ impl<F: Flavour> Controller<F> {
         Ok(())
     }
 
-    /// `bench [depth]`: the flavour's positions searched to a fixed depth with the current engine.
-    fn bench(&mut self, depth: u32) -> Result<(), String> {
+    /// `bench [depth]`: the search's fixed positions (`search::bench`) with the current evaluation,
+    /// threads and hash size.
+    fn bench(&mut self, depth: Option<u32>) -> Result<(), String> {
         if self.searching() {
             return Err("bench while a search is running (send stop first)".into());
         }
-        self.apply_engine_settings();
-        let mut nodes = 0u64;
-        let start = Instant::now();
-        for text in F::bench_positions() {
-            let pos = F::G::from_text(text).map_err(|e| format!("bench position: {e}"))?;
-            let limits = Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            };
-            let o = self.engine.search_sync(GameHistory::new(pos), limits);
-            nodes += o.nodes;
-        }
-        let secs = start.elapsed().as_secs_f64().max(1e-9);
-        self.out.lines(&[
-            format!("Nodes searched: {nodes}"),
-            format!("Nodes/second: {:.0}", nodes as f64 / secs),
-        ]);
+        let (threads, hash) = F::threads_and_hash(&self.options);
+        let eval = self.prepare("bench").eval().clone();
+        let depth = depth.unwrap_or_else(crate::search::bench::default_depth::<F::G>);
+        let mut text = Vec::new();
+        crate::search::bench::run::<F::G, _>(eval, depth, threads, hash, &mut text)
+            .map_err(|e| format!("bench failed: {e}"))?;
+        let text = String::from_utf8_lossy(&text);
+        let lines: Vec<&str> = text.lines().collect();
+        self.out.lines(&lines);
         Ok(())
     }
 }

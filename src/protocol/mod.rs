@@ -12,13 +12,12 @@
 pub mod controller;
 pub mod info;
 pub mod options;
-pub mod stand_in;
 pub mod tokenizer;
 pub mod uci;
 pub mod usi;
 
-/// The search API the controller drives. Today the stand-in; `crate::search` once it lands.
-pub use stand_in as engine;
+/// The search API the controller drives.
+pub use crate::search as engine;
 
 use controller::{Controller, Flavour, Flow};
 use info::Out;

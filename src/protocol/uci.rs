@@ -10,7 +10,6 @@ use super::options::{Kind, Options, Spec};
 use super::tokenizer::{parse_time_ms, Tokens};
 use super::usi::{depth, no_args};
 use crate::chess::ChessPos;
-use crate::eval::material::MaterialEval;
 use crate::game::Game;
 
 pub struct Uci;
@@ -41,7 +40,6 @@ fn spin(name: &'static str, default: i64, min: i64, max: i64) -> Spec {
 
 impl Flavour for Uci {
     type G = ChessPos;
-    type E = MaterialEval;
     const USI: bool = false;
     const POSITION_KEYWORD: &'static str = "fen";
     const NO_MOVE: &'static str = "0000";
@@ -63,30 +61,7 @@ impl Flavour for Uci {
                 name: "EvalFile",
                 kind: Kind::Filename(""),
             },
-            spin("Move Overhead", 30, 0, 5000),
-        ]
-    }
-
-    fn default_eval() -> MaterialEval {
-        MaterialEval
-    }
-
-    fn load_eval(path: &str) -> Result<MaterialEval, String> {
-        Err(format!(
-            "weight files cannot be loaded yet (loader not built); '{path}' is stored"
-        ))
-    }
-
-    fn eval_breakdown(_eval: &MaterialEval, pos: &ChessPos) -> Vec<(String, i32)> {
-        vec![("material".into(), pos.material())]
-    }
-
-    fn bench_positions() -> &'static [&'static str] {
-        &[
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+            spin("Move Overhead", 50, 0, 5000),
         ]
     }
 
@@ -148,6 +123,7 @@ impl Flavour for Uci {
             rules: rule_options(options),
             draw_value: [0, 0],
             time: time_options(options),
+            ..SearchConfig::default()
         }
     }
 

@@ -10,7 +10,6 @@ use super::controller::{
 use super::engine::{Limits, SearchConfig};
 use super::options::{Kind, Options, Spec};
 use super::tokenizer::{parse_number, parse_time_ms, Tokens};
-use crate::eval::material::MaterialEval;
 use crate::game::{Game, MAX_PLY};
 use crate::shogi::ShogiPos;
 
@@ -33,7 +32,6 @@ fn spin(name: &'static str, default: i64, min: i64, max: i64) -> Spec {
 
 impl Flavour for Usi {
     type G = ShogiPos;
-    type E = MaterialEval;
     const USI: bool = true;
     const POSITION_KEYWORD: &'static str = "sfen";
     const NO_MOVE: &'static str = "resign";
@@ -72,29 +70,6 @@ impl Flavour for Usi {
             spin("ResignValue", 99_999, 0, 99_999),
             spin("DepthLimit", 0, 0, MAX_PLY as i64),
             spin("NodesLimit", 0, 0, i64::MAX),
-        ]
-    }
-
-    fn default_eval() -> MaterialEval {
-        MaterialEval
-    }
-
-    fn load_eval(path: &str) -> Result<MaterialEval, String> {
-        // The weight-file loader is being built in `eval`; until it lands no file can be used.
-        Err(format!(
-            "weight files cannot be loaded yet (loader not built); '{path}' is stored"
-        ))
-    }
-
-    fn eval_breakdown(_eval: &MaterialEval, pos: &ShogiPos) -> Vec<(String, i32)> {
-        vec![("material (incl. hands)".into(), pos.material())]
-    }
-
-    fn bench_positions() -> &'static [&'static str] {
-        &[
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-            "ln1g3nl/1r1s1kg2/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1BG4R1/LN1SKGSNL b Bs 17",
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
         ]
     }
 
@@ -149,6 +124,7 @@ impl Flavour for Usi {
                 options.int("DrawValueWhite") as i32,
             ],
             time: time_options(options),
+            ..SearchConfig::default()
         }
     }
 

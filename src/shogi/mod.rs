@@ -2,8 +2,8 @@
 
 pub mod bonapiece;
 pub mod declaration;
-pub mod movegen;
 pub mod features;
+pub mod movegen;
 pub mod position;
 pub mod see;
 pub mod sfen;

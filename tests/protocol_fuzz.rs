@@ -36,6 +36,10 @@ impl Rng {
     fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
     }
+    /// A word from a list (a copy, so callers need no dereference).
+    fn word(&mut self, xs: &[&'static str]) -> &'static str {
+        xs[self.below(xs.len())]
+    }
     fn chance(&mut self, percent: u64) -> bool {
         self.next() % 100 < percent
     }
@@ -442,12 +446,12 @@ fn decorate(rng: &mut Rng, line: &str) -> String {
     }
     for (i, w) in line.split(' ').enumerate() {
         if i > 0 {
-            s.push_str(rng.pick(&[" ", " ", " ", "\t", "  ", " \t "]));
+            s.push_str(rng.word(&[" ", " ", " ", "\t", "  ", " \t "]));
         }
         s.push_str(w);
     }
     if rng.chance(15) {
-        s.push_str(rng.pick(&[" ", "\t", "  \t"]));
+        s.push_str(rng.word(&[" ", "\t", "  \t"]));
     }
     if rng.chance(20) {
         s.push('\r');
@@ -551,7 +555,7 @@ fn generate<G: Game>(d: &Dialect, rng: &mut Rng, current: &G) -> Gen {
             let mut moves = String::from("position startpos moves");
             for _ in 0..rng.below(2000) {
                 moves.push(' ');
-                moves.push_str(rng.pick(d.malformed_moves));
+                moves.push_str(rng.word(d.malformed_moves));
             }
             let label = if moves.len() == "position startpos moves".len() {
                 Label::Valid
@@ -586,7 +590,7 @@ fn generate<G: Game>(d: &Dialect, rng: &mut Rng, current: &G) -> Gen {
 
 fn option_name(d: &Dialect, rng: &mut Rng) -> &'static str {
     if d.usi {
-        rng.pick(&[
+        rng.word(&[
             "USI_Hash",
             "MultiPV",
             "Threads",
@@ -595,7 +599,7 @@ fn option_name(d: &Dialect, rng: &mut Rng) -> &'static str {
             "Bogus",
         ])
     } else {
-        rng.pick(&["Hash", "MultiPV", "Threads", "Ponder", "Move", "Bogus"])
+        rng.word(&["Hash", "MultiPV", "Threads", "Ponder", "Move", "Bogus"])
     }
 }
 

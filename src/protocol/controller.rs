@@ -483,7 +483,8 @@ impl<F: Flavour> Controller<F> {
     /// USI `go mate`: a normal search with a mate target; a positive mate score is the answer.
     fn start_mate(&mut self, ms: Option<u64>) {
         let pos = self.history.current().clone();
-        self.begin(false, ms.is_none());
+        // Never held: `go mate` is answered as soon as the search settles it, infinite or not.
+        self.begin(false, false);
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -494,7 +495,9 @@ impl<F: Flavour> Controller<F> {
         }
         let limits = Limits {
             movetime_ms: ms,
-            infinite: ms.is_none(),
+            // Without a time the search runs until it proves a mate, exhausts its depth or is
+            // stopped; `infinite` would make the engine wait for `stop` even after a mate.
+            infinite: false,
             mate: Some(MAX_PLY as u32 / 2),
             ..Limits::default()
         };
@@ -514,8 +517,8 @@ impl<F: Flavour> Controller<F> {
                     p = p.play(m);
                 }
                 format!("checkmate {}", texts.join(" "))
-            } else if ms.is_none_or(|ms| started.elapsed().as_millis() as u64 >= ms * 9 / 10)
-                || slot.lock().stop_requested
+            } else if slot.lock().stop_requested
+                || ms.is_some_and(|ms| started.elapsed().as_millis() as u64 >= ms * 9 / 10)
             {
                 "checkmate timeout".to_string()
             } else {

@@ -402,6 +402,7 @@ class Match:
             "wins": w, "draws": d, "losses": l, "points": w + 0.5 * d,
             "score": tri["score"], "elo": tri["elo"], "elo_low": tri["elo_low"], "elo_high": tri["elo_high"],
             "elo_error": tri["elo_error"], "los": tri["los"],
+            "elo_wilson_low": tri["wilson_elo_low"], "elo_wilson_high": tri["wilson_elo_high"],
             "trinomial": tri,
             "pentanomial": {**penta, "labels": stats.PENTA_LABELS},
             "sprt": sprt_out, "stopped_early": self.stopped_at is not None,
@@ -463,7 +464,8 @@ def format_summary(s: dict) -> str:
     lines = [f"{e1} vs {e2}: {s['games_played']} games ({s['game']}, {s['time_control']['description']})",
              f"  W/D/L {s['wins']}/{s['draws']}/{s['losses']}  score {num(s['score'], '.3f')}  "
              f"Elo {num(s['elo'], '+.1f')} [{num(s['elo_low'], '+.1f')}, {num(s['elo_high'], '+.1f')}] "
-             f"(±{num(s['elo_error'], '.1f')})  LOS {num(s['los'], '.3f')}"]
+             f"(±{num(s['elo_error'], '.1f')})  LOS {num(s['los'], '.3f')}",
+             f"  Wilson 95% Elo interval [{num(s['elo_wilson_low'], '+.1f')}, {num(s['elo_wilson_high'], '+.1f')}]"]
     p = s["pentanomial"]
     lines.append(f"  pentanomial {p['counts']} ({p['pairs']} pairs)  Elo {num(p['elo'], '+.1f')} "
                  f"[{num(p['elo_low'], '+.1f')}, {num(p['elo_high'], '+.1f')}]")

@@ -170,3 +170,38 @@ fn two_threads_play_legal_moves_with_sane_scores() {
     }
     assert!(n >= 50, "{n}");
 }
+
+#[test]
+fn null_move_positions_only_allow_legal_replies() {
+    // After a pass, every legal reply must leave a valid position (the replying side's king is not
+    // left in check): haitaka's own null move got the pins wrong.
+    let line = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/shogi/shogi_sample_games.txt"),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for l in line.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        let moves = &f[f.iter().position(|&t| t == "moves").unwrap() + 1..];
+        let h = GameHistory::from_moves(ShogiPos::startpos(), moves.iter().copied()).unwrap();
+        for pos in h.positions() {
+            let Some(null) = pos.play_null() else {
+                continue;
+            };
+            let mut replies = Vec::new();
+            null.legal_moves(&mut replies);
+            for mv in replies {
+                let child = null.play(mv);
+                assert!(
+                    ShogiPos::from_text(&child.to_text()).is_ok(),
+                    "{} after pass then {}",
+                    pos.to_text(),
+                    null.move_text(mv)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000);
+}

@@ -10,7 +10,7 @@ import chess
 import chess.pgn
 import cshogi
 
-from .usi_shogi import GameOutcome
+from .usi_shogi import MATE_SCORE, GameOutcome
 
 _pgn_lock = threading.Lock()
 
@@ -94,10 +94,21 @@ def pgn_game(names: Sequence[str], start_fen: str, opening_moves: Sequence[str],
             node.comment = "end of opening"
     for rec in outcome.moves:
         node = node.add_variation(chess.Move.from_uci(rec["move"]))
-        sc = rec.get("score")
-        node.comment = (f"{sc / 100:+.2f}" if sc is not None else "") + f"/{rec.get('depth')} {rec['time']:.3f}s"
-    game.comment = outcome.reason
+        node.comment = _eval_text(rec.get("score")) + f"/{rec.get('depth')} {rec['time']:.3f}s"
+    if node is game:
+        game.comment = outcome.reason
+    else:
+        node.comment = (node.comment + " " if node.comment else "") + outcome.reason
     return game
+
+
+def _eval_text(sc) -> str:
+    """'+0.35', or '+M5' / '-M4' for mate in n plies (scores near +-MATE_SCORE)."""
+    if sc is None:
+        return ""
+    if abs(sc) > MATE_SCORE - 1000:
+        return ("+" if sc > 0 else "-") + f"M{MATE_SCORE - abs(sc)}"
+    return f"{sc / 100:+.2f}"
 
 
 def append_pgn(path: str, game: chess.pgn.Game) -> None:

@@ -11,7 +11,8 @@ Conventions
       pair score 0, 1/4, 1/2, 3/4, 1 (counts LL, LD+DL, DD+WL+LW, WD+DW, WW).
   The interval of the score, mean +- 1.95996 * sqrt(var / n), is mapped to Elo
   through the logistic formula; "error" is half its width in Elo (the way
-  cutechess-cli prints "+- x").
+  cutechess-cli prints "+- x").  For lopsided results, where that interval
+  is open-ended, the trinomial part also gives a Wilson score interval.
 * LOS (likelihood of superiority) on game counts is the usual
   0.5 * (1 + erf((W - L) / sqrt(2 (W + L)))); on pairs it is
   Phi((mean - 1/2) / stderr).
@@ -100,11 +101,36 @@ def _interval(values: Sequence[float], counts: Sequence[float]) -> Dict[str, Opt
 
 # ------------------------------------------------------------- trinomial ---
 
+def wilson_interval(points: float, n: int, z: float = Z95) -> Tuple[float, float]:
+    """Wilson score interval of a proportion points/n (points may be fractional)."""
+    if n <= 0:
+        return math.nan, math.nan
+    p = points / n
+    denom = 1.0 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, center - half), min(1.0, center + half)
+
+
 def trinomial(wins: int, draws: int, losses: int) -> Dict[str, Optional[float]]:
-    """Statistics of W/D/L game counts (engine 1's view)."""
+    """Statistics of W/D/L game counts (engine 1's view).
+
+    Besides the normal-approximation interval (elo_low/elo_high), which is
+    open-ended when the score interval reaches 0 or 1, the Wilson score
+    interval of points/games (each game taken as a Bernoulli trial, which is
+    conservative when there are draws) is given as wilson_elo_low/high; it
+    stays finite for lopsided results.
+    """
     res = _interval([1.0, 0.5, 0.0], [wins, draws, losses])
     res["los"] = los_wl(wins, losses)
     res.update(wins=wins, draws=draws, losses=losses)
+    n = wins + draws + losses
+    if n > 0:
+        lo, hi = wilson_interval(wins + 0.5 * draws, n)
+        res["wilson_elo_low"] = _finite(elo_from_score(lo))
+        res["wilson_elo_high"] = _finite(elo_from_score(hi))
+    else:
+        res["wilson_elo_low"] = res["wilson_elo_high"] = None
     return res
 
 

@@ -97,6 +97,8 @@ class UCIEngine:
         except Exception:  # noqa: BLE001
             pass
         self.kill()
+        self.pool.shutdown(wait=False)
+        self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
 
 
 def subprocess_devnull():

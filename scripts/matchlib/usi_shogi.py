@@ -217,7 +217,7 @@ class USIEngine:
                 tok = line.split()
                 if not tok:
                     continue
-                if tok[0] == "info":
+                if tok[0] == "info" and "string" not in tok[:2]:
                     sc = parse_score(tok)
                     if sc is not None:
                         res.score = sc

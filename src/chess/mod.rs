@@ -2,6 +2,7 @@
 
 pub mod features;
 pub mod position;
+pub mod records;
 pub mod see;
 
 pub use position::ChessPos;

@@ -1,6 +1,6 @@
 //! `kishi bench <shogi|chess> [depth] [threads] [hash-mb]`: the fixed-depth benchmark (DESIGN §5).
 
-use crate::eval::material::MaterialEval;
+use crate::eval::GameEval;
 use crate::search::bench;
 
 pub fn run(args: &[String]) -> i32 {
@@ -24,12 +24,12 @@ pub fn run(args: &[String]) -> i32 {
             "shogi" => {
                 type G = crate::shogi::ShogiPos;
                 let depth = num(1, "depth", bench::default_depth::<G>() as u64, 64)? as u32;
-                bench::run::<G, _>(MaterialEval, depth, threads, hash, &mut out)
+                bench::run::<G, _>(G::default_eval(), depth, threads, hash, &mut out)
             }
             "chess" => {
                 type G = crate::chess::ChessPos;
                 let depth = num(1, "depth", bench::default_depth::<G>() as u64, 64)? as u32;
-                bench::run::<G, _>(MaterialEval, depth, threads, hash, &mut out)
+                bench::run::<G, _>(G::default_eval(), depth, threads, hash, &mut out)
             }
             other => return Err(format!("unknown game '{other}' (expected shogi or chess)")),
         }

@@ -6,6 +6,7 @@
 
 pub mod history;
 pub mod outcome;
+pub mod records;
 pub mod score;
 
 use std::fmt::Debug;

@@ -50,7 +50,7 @@ pub fn positions_for<G: Game>() -> &'static [&'static str] {
 /// Default bench depth per game (deep enough to exercise pruning, quick enough for CI).
 pub fn default_depth<G: Game>() -> u32 {
     match G::NAME {
-        "shogi" => 9,
+        "shogi" => 8,
         _ => 12,
     }
 }

@@ -5,6 +5,7 @@ pub mod declaration;
 pub mod features;
 pub mod movegen;
 pub mod position;
+pub mod records;
 pub mod see;
 pub mod sfen;
 

@@ -152,7 +152,17 @@ impl Game for ShogiPos {
     }
 
     fn play_null(&self) -> Option<Self> {
-        self.board.null_move().map(|board| ShogiPos { board })
+        // haitaka 0.3.2's `Board::null_move` recomputes the pins for the king of the side that
+        // passed instead of the side now to move, so a pinned piece could then move and expose its
+        // king (the search saw kings captured). Rebuilding the board from its SFEN computes
+        // checkers and pins correctly; null moves are tried at few nodes, so the cost is small.
+        if self.in_check() {
+            return None;
+        }
+        let flipped = self.board.null_move()?;
+        Board::from_sfen(&flipped.to_string())
+            .ok()
+            .map(|board| ShogiPos { board })
     }
 
     fn is_capture(&self, mv: Move) -> bool {

@@ -252,3 +252,24 @@ def test_cli_sprt_stops_early(fake, tmp_path):
     assert s["sprt"]["llr"] >= s["sprt"]["upper"]
     assert s["sprt"]["stopped_at_games"] == s["games_played"]
     assert s["losses_by_reason"]["engine2"]["ordinary"] == s["games_played"]
+
+
+def test_cli_concurrency_plays_every_game_once(fake, tmp_path):
+    book = tmp_path / "book.sfen"
+    book.write_text("startpos moves 7g7f 3c3d\nstartpos moves 7g7f 8c8d\n")
+    out = tmp_path / "out"
+    cmd = [sys.executable, os.path.join(SCRIPTS, "match.py"), "--game", "shogi", "--games", "6",
+           "--concurrency", "2", "--opening-order", "sequential",
+           "--movetime", "0.3", "--timemargin", "0.5", "--openings", str(book), "--out", str(out),
+           "--no-progress", "--quiet", "--name1", "A", "--name2", "B",
+           "--engine1", f"{sys.executable} {fake} usi " + ",".join(["2g2f"] * 20),
+           "--engine2", f"{sys.executable} {fake} usi resign"]
+    subprocess.run(cmd, check=True, timeout=120)
+    s = json.loads((out / "summary.json").read_text())
+    assert [g["game"] for g in s["games"]] == [1, 2, 3, 4, 5, 6]
+    assert [g["opening_index"] for g in s["games"]] == [0, 0, 1, 1, 0, 0]
+    assert [g["players"][0] for g in s["games"]] == ["A", "B"] * 3
+    assert s["wins"] == 6 and s["pentanomial"]["counts"] == [0, 0, 0, 0, 3]
+    assert s["by_side"] == {"engine1_first": {"wins": 3, "draws": 0, "losses": 0},
+                            "engine1_second": {"wins": 3, "draws": 0, "losses": 0}}
+    assert sorted(p.name for p in (out / "csa").iterdir()) == [f"game_{i:04d}.csa" for i in range(1, 7)]

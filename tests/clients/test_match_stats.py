@@ -60,6 +60,22 @@ def test_trinomial_all_wins_has_no_finite_elo():
     assert t["elo"] is None and t["score"] == 1.0
 
 
+def test_wilson_interval_hand_computed():
+    # 1.5 points of 100 games: p = 0.015, z = 1.959964
+    z, n, p = 1.959964, 100, 0.015
+    center = (p + z * z / 200) / (1 + z * z / 100)                     # 0.032936
+    half = z * math.sqrt(p * (1 - p) / n + z * z / 40000) / (1 + z * z / 100)
+    lo, hi = S.wilson_interval(1.5, 100)
+    assert lo == pytest.approx(center - half, abs=1e-6) and hi == pytest.approx(center + half, abs=1e-6)
+    assert lo == pytest.approx(0.00346, abs=1e-4) and hi == pytest.approx(0.06241, abs=1e-4)
+    t = S.trinomial(1, 1, 98)
+    assert t["elo_low"] is None                      # the normal interval is open-ended here
+    assert t["wilson_elo_low"] == pytest.approx(S.elo_from_score(lo))
+    assert t["wilson_elo_high"] == pytest.approx(S.elo_from_score(hi))
+    assert t["wilson_elo_low"] < t["elo"] < t["wilson_elo_high"]
+    assert S.wilson_interval(0, 10)[0] == 0.0 and S.trinomial(0, 0, 10)["wilson_elo_low"] is None
+
+
 def test_los():
     assert S.los_wl(10, 5) == pytest.approx(0.5 * (1 + math.erf(5 / math.sqrt(30))))
     assert S.los_wl(10, 5) == pytest.approx(0.90165, abs=1e-5)

@@ -73,8 +73,12 @@ pub trait Flavour: Sized + 'static {
 }
 
 /// The result of the running search, and whether it may be sent yet.
+///
+/// Every `go` opens a new generation; callbacks carry the generation they were made for, so a
+/// search that is still winding down can never answer (or print `info` for) a later `go`.
 #[derive(Default)]
 struct Slot {
+    generation: u64,
     /// A `go` has been answered by nothing yet.
     active: bool,
     /// `ponder` or `infinite`: hold the result until `ponderhit`/`stop`.
@@ -82,14 +86,24 @@ struct Slot {
     hold_infinite: bool,
     /// The finished result waiting for release.
     pending: Option<String>,
+    /// The `bestmove` of the last completed iteration, sent at once on `stop` so the answer does
+    /// not wait for the search thread to be scheduled (under load that costs tens of ms).
+    early: Option<String>,
     /// After `gameover`/`quit` nobody wants the result.
     discard: bool,
     stop_requested: bool,
 }
 
 impl Slot {
-    /// Called with the final line of a search (or an immediate answer).
-    fn finish(&mut self, line: String, out: &Out) {
+    fn current(&self, generation: u64) -> bool {
+        self.generation == generation && self.active
+    }
+
+    /// Called with the final line of a search (or an immediate answer) of `generation`.
+    fn finish(&mut self, generation: u64, line: String, out: &Out) {
+        if !self.current(generation) {
+            return;
+        }
         if self.discard {
             self.active = false;
             self.pending = None;
@@ -102,7 +116,7 @@ impl Slot {
     }
 
     fn release(&mut self, out: &Out) {
-        if self.hold_ponder || self.hold_infinite {
+        if self.hold_ponder || self.hold_infinite || !self.active {
             return;
         }
         if let Some(line) = self.pending.take() {
@@ -413,31 +427,34 @@ impl<F: Flavour> Controller<F> {
         Ok(())
     }
 
-    fn begin(&self, ponder: bool, infinite: bool) {
+    /// Opens the slot for a new `go`; returns its generation.
+    fn begin(&self, ponder: bool, infinite: bool) -> u64 {
         let mut s = self.slot.lock();
         *s = Slot {
+            generation: s.generation + 1,
             active: true,
             hold_ponder: ponder,
             hold_infinite: infinite,
             ..Slot::default()
         };
+        s.generation
     }
 
     fn start_search(&mut self, mut limits: Limits<<F::G as Game>::Move>) {
         let pos = self.history.current().clone();
-        self.begin(limits.ponder, limits.infinite);
+        let gen = self.begin(limits.ponder, limits.infinite);
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             self.slot
                 .lock()
-                .finish(bestmove_line(F::NO_MOVE, None), &self.out);
+                .finish(gen, bestmove_line(F::NO_MOVE, None), &self.out);
             return;
         }
         if F::USI && pos.can_declare_win(entering_king_rule(&self.options)) {
             self.slot
                 .lock()
-                .finish(bestmove_line("win", None), &self.out);
+                .finish(gen, bestmove_line("win", None), &self.out);
             return;
         }
         limits.multipv = (self.options.int("MultiPV").max(1) as usize).min(moves.len());
@@ -457,7 +474,13 @@ impl<F: Flavour> Controller<F> {
         let out = self.out.clone();
         let slot = self.slot.clone();
         let root = pos.clone();
-        let on_info = info_callback::<F>(self.out.clone());
+        let on_info = info_callback::<F>(
+            self.out.clone(),
+            self.slot.clone(),
+            gen,
+            pos.clone(),
+            Some(resign),
+        );
         let on_done = Box::new(move |o: SearchOutcome<<F::G as Game>::Move>| {
             let line = match o.best {
                 None => bestmove_line(F::NO_MOVE, None),
@@ -474,7 +497,7 @@ impl<F: Flavour> Controller<F> {
                     bestmove_line(&root.move_text(b), ponder.as_deref())
                 }
             };
-            slot.lock().finish(line, &out);
+            slot.lock().finish(gen, line, &out);
         });
         let history = self.history.clone();
         self.prepare("go").start(history, limits, on_info, on_done);
@@ -484,13 +507,13 @@ impl<F: Flavour> Controller<F> {
     fn start_mate(&mut self, ms: Option<u64>) {
         let pos = self.history.current().clone();
         // Never held: `go mate` is answered as soon as the search settles it, infinite or not.
-        self.begin(false, false);
+        let gen = self.begin(false, false);
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
             self.slot
                 .lock()
-                .finish("checkmate nomate".into(), &self.out);
+                .finish(gen, "checkmate nomate".into(), &self.out);
             return;
         }
         let limits = Limits {
@@ -524,9 +547,11 @@ impl<F: Flavour> Controller<F> {
             } else {
                 "checkmate nomate".to_string()
             };
-            slot.lock().finish(line, &out);
+            slot.lock().finish(gen, line, &out);
         });
-        let on_info = info_callback::<F>(self.out.clone());
+        // No early answer for `go mate`: its answer is `checkmate …`, known only at the end.
+        let on_info =
+            info_callback::<F>(self.out.clone(), self.slot.clone(), gen, pos.clone(), None);
         let history = self.history.clone();
         self.prepare("go").start(history, limits, on_info, on_done);
     }
@@ -539,6 +564,9 @@ impl<F: Flavour> Controller<F> {
         s.stop_requested = true;
         s.hold_ponder = false;
         s.hold_infinite = false;
+        if s.active && s.pending.is_none() {
+            s.pending = s.early.take();
+        }
         s.release(&self.out);
     }
 
@@ -648,8 +676,39 @@ impl<F: Flavour> Controller<F> {
     }
 }
 
-fn info_callback<F: Flavour>(out: Out) -> Box<dyn FnMut(&Info) + Send> {
-    Box::new(move |info: &Info| out.line(&info_line(info, F::USI)))
+/// Prints `info` lines of generation `gen` while its `go` is unanswered, and (unless `resign` is
+/// `None`) keeps the `bestmove` of the last completed iteration for an immediate answer to `stop`.
+fn info_callback<F: Flavour>(
+    out: Out,
+    slot: Arc<Mutex<Slot>>,
+    gen: u64,
+    root: F::G,
+    resign: Option<i32>,
+) -> Box<dyn FnMut(&Info) + Send> {
+    Box::new(move |info: &Info| {
+        let mut s = slot.lock();
+        if !s.current(gen) {
+            return; // answered already: a line now would belong to no search
+        }
+        out.line(&info_line(info, F::USI));
+        if let Some(resign) = resign {
+            // Only exact scores of the first line end an iteration; a fail-high's move is not
+            // yet confirmed.
+            if info.bound == super::engine::Bound::Exact && info.multipv <= 1 && !info.pv.is_empty()
+            {
+                // The move texts are checked like any input: only legal moves reach the GUI.
+                if let Ok(best) = legal_move(&root, &info.pv[0]) {
+                    let after = root.play(best);
+                    let ponder = info.pv.get(1).filter(|p| legal_move(&after, p).is_ok());
+                    s.early = Some(if resign < 99_999 && info.score <= -resign {
+                        bestmove_line("resign", None)
+                    } else {
+                        bestmove_line(&info.pv[0], ponder.map(String::as_str))
+                    });
+                }
+            }
+        }
+    })
 }
 
 /// Reads a move text and checks it against the generated legal moves. Membership in the move list

@@ -411,3 +411,28 @@ fn end_of_input_during_a_search_quits_cleanly() {
     std::thread::sleep(Duration::from_millis(50));
     assert_eq!(s.close(), 0);
 }
+
+#[test]
+fn nothing_of_a_stopped_search_follows_its_bestmove() {
+    let mut s = usi();
+    s.send("isready");
+    s.until("readyok", |l| l == "readyok");
+    for i in 0..20 {
+        s.send("go infinite");
+        std::thread::sleep(Duration::from_millis(10 + 5 * i));
+        s.send("stop");
+        let lines = s.bestmove();
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1
+        );
+        // The search thread may still be winding down: none of its output may appear now.
+        let after = s.sync();
+        assert!(
+            after
+                .iter()
+                .all(|l| !l.starts_with("info depth") && !l.starts_with("bestmove")),
+            "{after:?}"
+        );
+    }
+}

@@ -8,5 +8,6 @@ pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod learn;
+pub mod protocol;
 pub mod search;
 pub mod shogi;

@@ -48,7 +48,9 @@ usage:
   kishi help
 ";
 
+/// The USI/UCI loop on stdin/stdout. stdout is wrapped unbuffered-by-line by `protocol::info::Out`
+/// (every line is flushed), so a GUI behind a pipe sees each line at once.
 fn protocol_loop() -> i32 {
-    eprintln!("error: the protocol loop is not built yet");
-    1
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    crate::protocol::run(stdin, std::io::stdout())
 }

@@ -78,7 +78,11 @@ impl LearnArgs {
                     "unknown learning method '{other}' (mmto or ct)\n{USAGE}"
                 ))
             }
-            None => return Err(format!("missing learning method\n{USAGE}")),
+            None => {
+                return Err(format!(
+                    "missing learning method; `learn help` lists the options"
+                ))
+            }
         };
         let mut kv: Vec<(String, String)> = Vec::new();
         let mut flags = Vec::new();
@@ -86,7 +90,9 @@ impl LearnArgs {
         while i < args.len() {
             let k = &args[i];
             let Some(name) = k.strip_prefix("--") else {
-                return Err(format!("unexpected argument '{k}'\n{USAGE}"));
+                return Err(format!(
+                    "unexpected argument '{k}'; `learn help` lists the options"
+                ));
             };
             if matches!(name, "resume" | "quiet") {
                 flags.push(name.to_string());
@@ -135,7 +141,9 @@ impl LearnArgs {
                 "out",
             ];
             if !KNOWN.contains(&k.as_str()) {
-                return Err(format!("unknown option --{k}\n{USAGE}"));
+                return Err(format!(
+                    "unknown option --{k}; `learn help` lists the options"
+                ));
             }
         }
         fn num<T: std::str::FromStr>(name: &str, v: Option<&str>, default: T) -> Result<T, String> {

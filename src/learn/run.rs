@@ -223,6 +223,11 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         test_agreement: 0.0,
         params: params.clone(),
     };
+    if start_iter == 0 {
+        // The starting point, for matches of learned weights against the weights they came from.
+        let prov = provenance::<G, F>(args, &cfg, 0, &summary);
+        Weights::from_params::<G, F>(&params, &prov)?.write(&dir.join("initial.kwt"))?;
+    }
     let lines_before = count_lines(&metrics_path);
     for iter in start_iter..args.iterations {
         let it_start = Instant::now();

@@ -126,6 +126,7 @@ impl LearnArgs {
                 "tables",
                 "init",
                 "material-init",
+                "keep-defaults",
                 "iterations",
                 "reuse",
                 "depth",

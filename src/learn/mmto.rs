@@ -199,6 +199,15 @@ impl Step1Stats {
         self.pairs += o.pairs;
         self.in_window += o.in_window;
     }
+    /// Agreement counting a tie as a miss, over every position step 1 used.
+    pub fn agreement_strict(&self) -> f64 {
+        if self.used == 0 {
+            0.0
+        } else {
+            self.agree as f64 / self.used as f64
+        }
+    }
+
     /// Agreement rate over the positions that count (ties and excluded positions left out).
     pub fn agreement(&self) -> f64 {
         let n = self.used - self.ties;

@@ -395,7 +395,7 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     format!(
-        "{{\"iteration\":{iter},\"J\":{},\"J_after\":{},\"J_C\":0,\"lambda0\":{},\"J_R\":{},\"total\":{},\"agreement_train\":{},\"agreement_test\":{},\"train_positions\":{},\"train_used\":{},\"test_used\":{},\"pairs\":{},\"in_window\":{},\"mates_excluded\":{},\"ties\":{},\"inconsistent_leaves\":{},\"piece_values\":[{material}],\"tables\":{{{}}},\"seconds_step1\":{},\"seconds_steps23\":{},\"seconds_total\":{},\"positions_per_second\":{},\"unix_time\":{unix}}}",
+        "{{\"iteration\":{iter},\"J\":{},\"J_after\":{},\"J_C\":0,\"lambda0\":{},\"J_R\":{},\"total\":{},\"agreement_train\":{},\"agreement_test\":{},\"agreement_train_strict\":{},\"agreement_test_strict\":{},\"test_ties\":{},\"train_positions\":{},\"train_used\":{},\"test_used\":{},\"pairs\":{},\"in_window\":{},\"mates_excluded\":{},\"ties\":{},\"inconsistent_leaves\":{},\"piece_values\":[{material}],\"tables\":{{{}}},\"seconds_step1\":{},\"seconds_steps23\":{},\"seconds_total\":{},\"positions_per_second\":{},\"unix_time\":{unix}}}",
         f(j_before),
         f(j_after),
         f(lambda0),
@@ -403,6 +403,9 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
         f(j_after + j_r),
         f(train.agreement()),
         f(test.agreement()),
+        f(train.agreement_strict()),
+        f(test.agreement_strict()),
+        test.ties,
         train.positions,
         train.used,
         test.used,

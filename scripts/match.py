@@ -32,6 +32,7 @@ import json
 import math
 import os
 import random
+import shlex
 import sys
 import threading
 import time
@@ -413,7 +414,7 @@ class Match:
             "games": games,
             "started": started, "finished": _dt.datetime.now().isoformat(timespec="seconds"),
             "wall_time_s": round(wall, 2),
-            "command": " ".join(sys.argv),
+            "command": shlex.join([sys.executable] + sys.argv),
             "fatal_error": self.fatal,
         }
 

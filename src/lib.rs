@@ -7,6 +7,7 @@ pub mod chess;
 pub mod cli;
 pub mod eval;
 pub mod game;
+pub mod learn;
 pub mod protocol;
 pub mod search;
 pub mod shogi;

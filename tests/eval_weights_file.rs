@@ -108,7 +108,7 @@ fn round_trip_chess_from_params() {
     );
 }
 
-fn refused(path: &PathBuf, game: &str, what: &str) {
+fn refused(path: &std::path::Path, game: &str, what: &str) {
     match load_weight_file(path, game) {
         Ok(_) => panic!("{} was accepted; expected '{what}'", path.display()),
         Err(e) => {

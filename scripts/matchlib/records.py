@@ -64,7 +64,8 @@ def write_csa(path: str, names: Sequence[str], start: str, opening_moves: Sequen
         lines.append(push(rec["move"]))
         lines.append(f"T{max(0, int(round(rec['time'])))}")
         if rec.get("score") is not None:
-            lines.append(f"'** {rec['score']} depth {rec.get('depth')} time {rec['time']:.3f}")
+            lines.append(f"'** {rec['score']}")        # floodgate-style evaluation comment
+        lines.append(f"'time {rec['time']:.3f} depth {rec.get('depth')}")
     lines.append(_csa_end(outcome))
     lines.append(f"'result {outcome.result} ({outcome.reason}); termination {outcome.termination}")
     with open(path, "w", encoding="utf-8", newline="\n") as f:

@@ -3,6 +3,7 @@
 //! the process exit code; errors go to stderr with a non-zero code.
 
 pub mod bench;
+pub mod learn;
 pub mod perft;
 pub mod rules_dump;
 pub mod weights;
@@ -16,6 +17,7 @@ pub fn run(args: &[String]) -> i32 {
     match cmd.as_str() {
         "perft" => perft::run(rest),
         "bench" => bench::run(rest),
+        "learn" => learn::run(rest),
         // Developer command for the cross-check against cshogi / python-chess (not in HELP).
         "rules-dump" => rules_dump::run(rest),
         "weights" => weights::run(rest),
@@ -42,6 +44,7 @@ usage:
   kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
   kishi bench <shogi|chess> [depth] [threads] [hash-mb]
   kishi weights <inspect|verify|make-random|hold|eval|bench|evalbench> … (kishi weights help)
+  kishi learn <mmto|ct> --game <shogi|chess> --out DIR ... (kishi learn mmto --help)
   kishi help
 ";
 

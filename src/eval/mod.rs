@@ -123,3 +123,27 @@ pub trait GameEval: Game {
     /// Maps and checks a weight file; the error names the file and the problem.
     fn load_eval(path: &std::path::Path) -> Result<Self::Eval, String>;
 }
+
+/// The parameter tables of a feature set in parameter order: (name, first index, end index).
+/// Tables are contiguous ranges of `param_table`, found by binary search.
+pub fn param_ranges<G: Game, F: FeatureSet<G>>() -> Vec<(&'static str, usize, usize)> {
+    let n = F::num_params();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let (name, off) = F::param_table(i as u32);
+        let start = i - off as usize;
+        let (mut lo, mut hi) = (i, n);
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if F::param_table(mid as u32).0 == name {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        out.push((name, start, lo + 1));
+        i = lo + 1;
+    }
+    out
+}

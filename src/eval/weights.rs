@@ -184,7 +184,21 @@ impl Weights {
         params: &[i32],
         provenance_json: &str,
     ) -> Result<Weights, String> {
-        let tables: Vec<Option<OwnedTable>> = F::expand(params)?.into_iter().map(Some).collect();
+        // Optional tables whose parameters are all zero are left out: they read as zeros, the
+        // evaluation skips them, and the learner's early stages stay small and fast.
+        let ranges = super::param_ranges::<G, F>();
+        let specs = F::tables();
+        let tables: Vec<Option<OwnedTable>> = F::expand(params)?
+            .into_iter()
+            .enumerate()
+            .map(|(t, table)| {
+                let zero = ranges
+                    .get(t)
+                    .is_some_and(|&(_, a, b)| params[a..b].iter().all(|&v| v == 0));
+                let optional = specs.get(t).is_some_and(|s| !s.required);
+                (!(zero && optional)).then_some(table)
+            })
+            .collect();
         Self::from_tables::<G, F>(&tables, provenance_json, "in memory")
     }
 
@@ -224,13 +238,16 @@ fn image_for<G: Game, F: FeatureSet<G>>(
     build_image(G::NAME, F::NAME, F::VERSION, &list, provenance_json)
 }
 
+/// Byte range of each spec table in the image (`None` = absent).
+type Ranges = Vec<Option<(usize, usize)>>;
+
 /// Matches the directory against the spec and verifies checksums.
 fn check_tables(
     img: &[u8],
     header: &Header,
     specs: &[TableSpec],
     verify: Verify,
-) -> Result<(Vec<Option<(usize, usize)>>, bool), String> {
+) -> Result<(Ranges, bool), String> {
     let mut ranges = vec![None; specs.len()];
     let mut all = true;
     for e in &header.tables {

@@ -247,6 +247,10 @@ impl<F: Flavour> Controller<F> {
                 let depth = perft_depth(t)?;
                 self.perft(depth)?;
             }
+            "learn" => {
+                let args: Vec<String> = t.rest().into_iter().map(String::from).collect();
+                self.learn(&args)?;
+            }
             "help" => {
                 no_args(t)?;
                 self.out.lines(&help_lines::<F>());
@@ -664,6 +668,32 @@ impl<F: Flavour> Controller<F> {
 
     /// `bench [depth]`: the search's fixed positions (`search::bench`) with the current evaluation,
     /// threads and hash size.
+    /// `learn mmto|ct …`: the learner, run to completion on this thread (the same parser and code
+    /// as `kishi learn`; the game is this dialect's unless `--game` says otherwise).
+    fn learn(&mut self, args: &[String]) -> Result<(), String> {
+        if self.searching() {
+            return Err("learn while a search is running (send stop first)".into());
+        }
+        if matches!(args.first().map(String::as_str), None | Some("help")) {
+            self.out.info_string(crate::learn::USAGE);
+            return Ok(());
+        }
+        let mut sink = LineSink {
+            out: self.out.clone(),
+            buf: Vec::new(),
+        };
+        let summary =
+            crate::learn::run_game(args, Some(<F::G as crate::game::Game>::NAME), &mut sink)?;
+        self.out.info_string(&format!(
+            "learn: done after {} iterations: objective {:.6}, agreement train {:.2}% test {:.2}%",
+            summary.iterations_done,
+            summary.final_objective,
+            100.0 * summary.train_agreement,
+            100.0 * summary.test_agreement
+        ));
+        Ok(())
+    }
+
     fn bench(&mut self, depth: Option<u32>) -> Result<(), String> {
         if self.searching() {
             return Err("bench while a search is running (send stop first)".into());
@@ -677,6 +707,26 @@ impl<F: Flavour> Controller<F> {
         let text = String::from_utf8_lossy(&text);
         let lines: Vec<&str> = text.lines().collect();
         self.out.lines(&lines);
+        Ok(())
+    }
+}
+
+/// Forwards the learner's text output to the protocol writer line by line.
+struct LineSink {
+    out: Out,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for LineSink {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        while let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.buf.drain(..=i).collect();
+            self.out.line(String::from_utf8_lossy(&line).trim_end());
+        }
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
 }
@@ -828,5 +878,6 @@ fn help_lines<F: Flavour>() -> Vec<String> {
         format!("info string   position startpos|{kw} <text> [moves ...]; go ...; stop; ponderhit; isready; setoption name N [value V]; quit"),
         "info string   d: board, position text, key and legal moves; eval: static evaluation".into(),
         "info string   bench [depth]: fixed search benchmark; perft N (= go perft N): move-path counts".into(),
+        "info string   learn mmto|ct --out DIR --data FILES [...]: learn weights (as `kishi learn`)".into(),
     ]
 }

@@ -125,8 +125,8 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// Full-width search (plus quiescence): no pruning that depends on the evaluation, for the
-    /// learner's PV leaves. SEE pruning in quiescence uses fixed piece values, not the weights,
-    /// but is off too so that every capture line is seen.
+    /// learner's PV leaves. SEE pruning stays on: it uses fixed piece values, not the weights, and
+    /// without it the shogi quiescence search explodes (every capture sequence, promotions too).
     pub fn learner() -> Self {
         SearchParams {
             use_tt: false,
@@ -135,7 +135,7 @@ impl SearchParams {
             futility: false,
             reverse_futility: false,
             late_move_pruning: false,
-            see_pruning: false,
+            see_pruning: true,
             check_extension: false,
             aspiration: false,
         }

@@ -98,32 +98,41 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     pub draw_value: i32,
     pub rules: RuleOptions,
     pub root_moves: Vec<RootMove<G::Move>>,
-    lmr: Vec<[u8; 64]>,
+    lmr: &'static [[u8; 64]; 64],
 }
 
-impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
-    pub fn new(shared: &'a Shared, eval: &'a E, params: SearchParams, id: usize) -> Self {
-        let mut lmr = vec![[0u8; 64]; 64];
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+/// Late-move-reduction table: 0.75 + ln(depth)·ln(move number)/2.25, computed once.
+fn lmr_table() -> &'static [[u8; 64]; 64] {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
                 let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
                 *r = v.clamp(0.0, 40.0) as u8;
             }
         }
+        t
+    })
+}
+
+impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
+    pub fn new(shared: &'a Shared, eval: &'a E, params: SearchParams, id: usize) -> Self {
+        // Construction is cheap (the learner builds one per child position): buffers grow on use.
         Searcher {
             shared,
             eval,
             params,
             id,
             tables: OrderingTables::new(G::HISTORY_SIZE),
-            positions: Vec::with_capacity(STACK),
+            positions: Vec::with_capacity(16),
             accs: (0..STACK).map(|_| E::Acc::default()).collect(),
             static_eval: vec![0; STACK],
             killers: vec![[0; 2]; STACK],
             prev_hist: vec![NO_PREV; STACK],
-            move_bufs: (0..STACK).map(|_| Vec::with_capacity(256)).collect(),
-            score_bufs: (0..STACK).map(|_| Vec::with_capacity(256)).collect(),
-            pv: (0..STACK).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
+            score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
+            pv: (0..STACK).map(|_| Vec::new()).collect(),
             path_keys: Vec::new(),
             path_checks: Vec::new(),
             base: 0,
@@ -134,7 +143,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             draw_value: 0,
             rules: RuleOptions::default(),
             root_moves: Vec::new(),
-            lmr,
+            lmr: lmr_table(),
         }
     }
 

@@ -130,8 +130,28 @@ fn is_pawn_drop_mate(board: &Board, to: Square) -> bool {
     !after.generate_board_moves(|_| true)
 }
 
-/// Whether `mv` is legal: haitaka's test plus the pawn-drop-mate rule it lacks.
+/// Whether `mv` is legal: haitaka's test plus what it lacks: the pawn-drop-mate rule, and for
+/// drops that the piece is a hand piece and is in hand (haitaka 0.3.2 accepts `R*5e` with an empty
+/// hand, and drops of promoted pieces), and for promotions that the piece can promote (it accepts
+/// a gold or a dragon "promoting").
 pub fn is_legal(board: &Board, mv: Move) -> bool {
+    match mv {
+        Move::Drop { piece, .. } => {
+            if !DROP_ORDER.contains(&piece) || !board.has_in_hand(board.side_to_move(), piece) {
+                return false;
+            }
+        }
+        Move::BoardMove {
+            from,
+            promotion: true,
+            ..
+        } => {
+            if !board.piece_on(from).is_some_and(|p| p.is_promotable()) {
+                return false;
+            }
+        }
+        Move::BoardMove { .. } => {}
+    }
     if !board.is_legal(mv) {
         return false;
     }

@@ -156,16 +156,18 @@ pub fn check_sfen(sfen: &str) -> Result<(), RulesError> {
             return Err(err(sfen, "the hand ends with a number"));
         }
     }
-    for (i, &(_, max, name)) in SET.iter().enumerate() {
-        if counts[i] > max {
-            return Err(err(
-                sfen,
-                format!(
-                    "{} {} on board and in hand, but a set has {}",
-                    counts[i], name, max
-                ),
-            ));
-        }
+    // Name every kind that exceeds the set, not just the first.
+    let over: Vec<String> = SET
+        .iter()
+        .zip(counts)
+        .filter(|(&(_, max, _), n)| *n > max)
+        .map(|(&(_, max, name), n)| format!("{n} {name} (a set has {max})"))
+        .collect();
+    if !over.is_empty() {
+        return Err(err(
+            sfen,
+            format!("more pieces than a set has: {}", over.join(", ")),
+        ));
     }
     match fields[3].parse::<u32>() {
         Ok(n) if (1..=u16::MAX as u32).contains(&n) => Ok(()),

@@ -174,6 +174,8 @@ fn parse_game(
                     rest = &rest[1..];
                 }
                 ';' => rest = "",
+                // A stray closing brace: skip it (it would otherwise be an empty token forever).
+                '}' => rest = &rest[1..],
                 '(' => {
                     depth += 1;
                     rest = &rest[1..];

@@ -383,8 +383,8 @@ fn parse_game(block: &[(usize, String)]) -> Result<Record<ShogiPos>, (usize, Rul
                 continue;
             }
             // Header and position section.
-            if stmt.starts_with('V') {
-                meta.push(("version".into(), stmt[1..].to_string()));
+            if let Some(v) = stmt.strip_prefix('V') {
+                meta.push(("version".into(), v.to_string()));
             } else if let Some(name) = stmt.strip_prefix("N+") {
                 meta.push(("black".into(), name.to_string()));
             } else if let Some(name) = stmt.strip_prefix("N-") {

@@ -151,7 +151,7 @@ fn parse_kif_move(
             .map_err(|_| err(format!("'{text}': bad from-square")))?;
         let on = pos.board().piece_on(from);
         let matches = on.is_some_and(|p| {
-            p.unpromote() == letter_piece(letter) && !p.is_unpromoted() == promoted_name
+            p.unpromote() == letter_piece(letter) && p.is_unpromoted() != promoted_name
         });
         if !matches {
             return Err(err(format!(

@@ -1,0 +1,28 @@
+//! `kishi learn <mmto|ct> …`: the learner on the command line (same parser as the console's `learn`).
+
+pub fn run(args: &[String]) -> i32 {
+    if matches!(
+        args.first().map(String::as_str),
+        None | Some("help" | "--help" | "-h")
+    ) {
+        print!("{}", crate::learn::USAGE);
+        return 0;
+    }
+    let mut out = std::io::stdout();
+    match crate::learn::run_game(args, None, &mut out) {
+        Ok(s) => {
+            println!(
+                "learn: done after {} iterations: objective {:.6}, agreement train {:.2}% test {:.2}%",
+                s.iterations_done,
+                s.final_objective,
+                100.0 * s.train_agreement,
+                100.0 * s.test_agreement
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}

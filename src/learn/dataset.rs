@@ -1,0 +1,204 @@
+//! Training data for the learner: (position, expert move) pairs read from game records, filtered as
+//! the MMTO paper's §4.3 does (skip the opening plies, drop positions with one legal move; positions
+//! with an easy mate are dropped later by step 1), deduplicated by Zobrist key (§3.5.6), and split
+//! into a training and a test set by game with a seed.
+
+use crate::game::records::{LineReader, Record, RecordError};
+use crate::game::Game;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// One training example: the expert played `mv` in `pos`.
+#[derive(Debug, Clone)]
+pub struct Sample<G: Game> {
+    pub pos: G,
+    pub mv: G::Move,
+}
+
+/// Where records come from and how they are filtered and split.
+#[derive(Debug, Clone, Default)]
+pub struct DataOptions {
+    /// Files (or directories of them) whose positions all go to the training set.
+    pub train_files: Vec<PathBuf>,
+    /// Files split by game: `test_fraction` of the games go to the test set.
+    pub split_files: Vec<PathBuf>,
+    /// Files whose positions all go to the test set.
+    pub test_files: Vec<PathBuf>,
+    pub test_fraction: f64,
+    pub seed: u64,
+    /// Games shorter than this many plies are skipped.
+    pub min_plies: usize,
+    /// The first `skip_plies` positions of every game are skipped (the opening is a book's job).
+    pub skip_plies: usize,
+    /// Keep at most this many training positions (a seeded sample), 0 = all.
+    pub max_train: usize,
+    /// Keep at most this many test positions, 0 = all.
+    pub max_test: usize,
+}
+
+#[derive(Debug, Default)]
+pub struct Dataset<G: Game> {
+    pub train: Vec<Sample<G>>,
+    pub test: Vec<Sample<G>>,
+    /// Malformed records, skipped (file, line, message).
+    pub errors: Vec<RecordError>,
+    pub games_read: usize,
+    pub duplicates: usize,
+    pub single_move: usize,
+}
+
+/// SplitMix64: a small, well-mixed deterministic generator for splits, sampling and steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Expands directories into the record files inside them (sorted, so the order is reproducible).
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| is_record_file(f))
+                .collect();
+            entries.sort();
+            out.extend(entries);
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+fn is_record_file(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    !name.contains(".meta.") && (name.ends_with(".txt") || name.ends_with(".txt.xz"))
+}
+
+/// A stream of records, malformed ones as errors.
+type Records<G> = Box<dyn Iterator<Item = Result<Record<G>, RecordError>>>;
+
+fn read_file<G: Game>(path: &Path) -> Result<Records<G>, String> {
+    if !is_record_file(path) {
+        return Err(format!(
+            "{}: the learner reads the line format (.txt, .txt.xz); convert other formats first",
+            path.display()
+        ));
+    }
+    let reader = LineReader::<G, _>::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Box::new(reader))
+}
+
+enum Dest {
+    Train,
+    Split,
+    Test,
+}
+
+/// Reads, filters, deduplicates and splits the data.
+pub fn load<G: Game>(opts: &DataOptions) -> Result<Dataset<G>, String> {
+    let mut ds = Dataset {
+        train: Vec::new(),
+        test: Vec::new(),
+        errors: Vec::new(),
+        games_read: 0,
+        duplicates: 0,
+        single_move: 0,
+    };
+    let mut seen_train = HashSet::new();
+    let mut seen_test = HashSet::new();
+    let mut rng = Rng(opts.seed ^ 0x5eed_5eed);
+    let groups = [
+        (expand(&opts.train_files)?, Dest::Train),
+        (expand(&opts.split_files)?, Dest::Split),
+        (expand(&opts.test_files)?, Dest::Test),
+    ];
+    let mut moves = Vec::new();
+    for (files, dest) in &groups {
+        for path in files {
+            for rec in read_file::<G>(path)? {
+                let rec = match rec {
+                    Ok(r) => r,
+                    Err(e) => {
+                        log::warn!("skipped record: {e}");
+                        ds.errors.push(e);
+                        continue;
+                    }
+                };
+                ds.games_read += 1;
+                let to_test = match dest {
+                    Dest::Train => false,
+                    Dest::Test => true,
+                    Dest::Split => rng.unit() < opts.test_fraction,
+                };
+                if rec.moves.len() < opts.min_plies {
+                    continue;
+                }
+                let (set, seen) = if to_test {
+                    (&mut ds.test, &mut seen_test)
+                } else {
+                    (&mut ds.train, &mut seen_train)
+                };
+                for (ply, (pos, mv)) in rec.positions().enumerate() {
+                    // Plies counted from the game's start (a book line starts mid-game).
+                    if rec.start.ply() as usize + ply < opts.skip_plies {
+                        continue;
+                    }
+                    moves.clear();
+                    pos.legal_moves(&mut moves);
+                    if moves.len() < 2 {
+                        ds.single_move += 1;
+                        continue;
+                    }
+                    let key =
+                        pos.key() ^ (G::encode_move(mv) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    if !seen.insert(key) {
+                        ds.duplicates += 1;
+                        continue;
+                    }
+                    set.push(Sample { pos, mv });
+                }
+            }
+        }
+    }
+    sample(&mut ds.train, opts.max_train, opts.seed);
+    sample(&mut ds.test, opts.max_test, opts.seed.wrapping_add(1));
+    Ok(ds)
+}
+
+/// Keeps a seeded random `max` of `v` (in their original order), 0 = keep all.
+fn sample<T>(v: &mut Vec<T>, max: usize, seed: u64) {
+    if max == 0 || v.len() <= max {
+        return;
+    }
+    let mut rng = Rng(seed);
+    let mut idx: Vec<usize> = (0..v.len()).collect();
+    for i in (1..idx.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        idx.swap(i, j);
+    }
+    let mut keep = vec![false; v.len()];
+    for &i in &idx[..max] {
+        keep[i] = true;
+    }
+    let mut k = keep.into_iter();
+    v.retain(|_| k.next().unwrap_or(false));
+}

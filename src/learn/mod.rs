@@ -1,0 +1,298 @@
+//! The learner: Minimax Tree Optimization (`learn mmto`) and comparison training (`learn ct`, the
+//! paper's baseline) from expert game records, using the play search to find PV leaves.
+//!
+//! `learn …` at the engine console and `kishi learn …` on the command line share `LearnArgs::parse`
+//! and `run_game`.
+
+pub mod checkpoint;
+pub mod dataset;
+pub mod mmto;
+pub mod run;
+
+use dataset::DataOptions;
+use mmto::{LearnConfig, Method, Step};
+use std::path::PathBuf;
+
+/// Everything `learn` accepts.
+#[derive(Debug, Clone)]
+pub struct LearnArgs {
+    pub method: Method,
+    pub game: String,
+    pub data: DataOptions,
+    pub out: PathBuf,
+    pub init: Option<PathBuf>,
+    pub material_init: Option<i32>,
+    pub keep_defaults: Option<Vec<String>>,
+    pub tables: Vec<String>,
+    pub iterations: usize,
+    pub reuse: usize,
+    pub depth: i32,
+    pub window: i32,
+    pub threads: usize,
+    pub a: f64,
+    pub l1: f64,
+    pub step: Step,
+    pub piece_sum: Option<i64>,
+    pub seed: u64,
+    pub resume: bool,
+    pub quiet: bool,
+    pub ct_rate: f64,
+    pub ct_scale: f64,
+    pub ct_c: f64,
+}
+
+pub const USAGE: &str = "\
+learn <mmto|ct> --game <shogi|chess> --out DIR [options]
+  data:    --data FILE|DIR[,...]        training records (line format .txt / .txt.xz)
+           --split FILE|DIR[,...]       records split by game into train and test (--test-fraction)
+           --test FILE|DIR[,...]        test-only records
+           --test-fraction F (0.1)  --seed N (1)  --min-plies N (0)  --skip-plies N (0)
+           --max-positions N (all)  --max-test N (all)
+  model:   --tables A[,B,C,D] or names (material,kp,kkp,kpp / material,kp,positional)  (A)
+           --init FILE (weight file with direct tables, or a learner params.bin)
+           --material-init V (every piece value V, e.g. 500 for the paper's §4.2)
+           --keep-defaults A[,..] (only these tables start from their initial values, others at 0)
+  method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (256)
+           --a A  --l1 L  --step 1|2|random  --piece-sum S|none  (game defaults: shogi a 0.0273,
+           l1 0.00625, sum 6500; chess a 0.00341, l1 0.156, no constraint)
+           --ct-rate R (0.5)  --ct-scale K (0.0025)  --ct-c C (2)
+  run:     --threads N (1)  --resume  --quiet
+";
+
+fn list(v: &str) -> Vec<PathBuf> {
+    v.split(',')
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from)
+        .collect()
+}
+
+impl LearnArgs {
+    /// Parses the words after `learn` (`args[0]` is the method). `default_game` is used when
+    /// `--game` is absent (the console knows its game).
+    pub fn parse(args: &[String], default_game: Option<&str>) -> Result<LearnArgs, String> {
+        let method = match args.first().map(String::as_str) {
+            Some("mmto") => Method::Mmto,
+            Some("ct") => Method::Ct,
+            Some(other) => {
+                return Err(format!(
+                    "unknown learning method '{other}' (mmto or ct)\n{USAGE}"
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "missing learning method; `learn help` lists the options"
+                ))
+            }
+        };
+        let mut kv: Vec<(String, String)> = Vec::new();
+        let mut flags = Vec::new();
+        let mut i = 1;
+        while i < args.len() {
+            let k = &args[i];
+            let Some(name) = k.strip_prefix("--") else {
+                return Err(format!(
+                    "unexpected argument '{k}'; `learn help` lists the options"
+                ));
+            };
+            if matches!(name, "resume" | "quiet") {
+                flags.push(name.to_string());
+                i += 1;
+                continue;
+            }
+            let Some(v) = args.get(i + 1) else {
+                return Err(format!("--{name} needs a value"));
+            };
+            kv.push((name.to_string(), v.clone()));
+            i += 2;
+        }
+        let get = |k: &str| {
+            kv.iter()
+                .rev()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.as_str())
+        };
+        for (k, _) in &kv {
+            const KNOWN: &[&str] = &[
+                "game",
+                "data",
+                "split",
+                "test",
+                "test-fraction",
+                "seed",
+                "min-plies",
+                "skip-plies",
+                "max-positions",
+                "max-test",
+                "tables",
+                "init",
+                "material-init",
+                "iterations",
+                "reuse",
+                "depth",
+                "window",
+                "a",
+                "l1",
+                "step",
+                "piece-sum",
+                "ct-rate",
+                "ct-scale",
+                "ct-c",
+                "threads",
+                "out",
+            ];
+            if !KNOWN.contains(&k.as_str()) {
+                return Err(format!(
+                    "unknown option --{k}; `learn help` lists the options"
+                ));
+            }
+        }
+        fn num<T: std::str::FromStr>(name: &str, v: Option<&str>, default: T) -> Result<T, String> {
+            match v {
+                None => Ok(default),
+                Some(s) => s.parse().map_err(|_| format!("--{name}: bad value '{s}'")),
+            }
+        }
+        let game = get("game")
+            .or(default_game)
+            .ok_or("--game shogi|chess is required")?
+            .to_string();
+        let shogi = match game.as_str() {
+            "shogi" => true,
+            "chess" => false,
+            other => return Err(format!("--game: unknown game '{other}' (shogi or chess)")),
+        };
+        let out = PathBuf::from(get("out").ok_or("--out DIR is required")?);
+        let step = match get("step").unwrap_or("1") {
+            "random" => Step::Random,
+            s => match s.parse::<i32>() {
+                Ok(h) if (1..=16).contains(&h) => Step::Fixed(h),
+                _ => return Err(format!("--step: expected 1..16 or random, got '{s}'")),
+            },
+        };
+        let piece_sum = match get("piece-sum") {
+            Some("none") => None,
+            Some(s) => Some(
+                s.parse()
+                    .map_err(|_| format!("--piece-sum: bad value '{s}'"))?,
+            ),
+            None if shogi => Some(6500),
+            None => None,
+        };
+        let test_fraction: f64 = num("test-fraction", get("test-fraction"), 0.1)?;
+        if !(0.0..1.0).contains(&test_fraction) {
+            return Err("--test-fraction must be in [0, 1)".into());
+        }
+        let depth: i32 = num("depth", get("depth"), 1)?;
+        if !(1..=8).contains(&depth) {
+            return Err("--depth must be 1..8".into());
+        }
+        let data = DataOptions {
+            train_files: get("data").map(list).unwrap_or_default(),
+            split_files: get("split").map(list).unwrap_or_default(),
+            test_files: get("test").map(list).unwrap_or_default(),
+            test_fraction,
+            seed: num("seed", get("seed"), 1)?,
+            min_plies: num("min-plies", get("min-plies"), 0)?,
+            skip_plies: num("skip-plies", get("skip-plies"), 0)?,
+            max_train: num("max-positions", get("max-positions"), 0)?,
+            max_test: num("max-test", get("max-test"), 0)?,
+        };
+        if data.train_files.is_empty() && data.split_files.is_empty() {
+            return Err("no training data: give --data or --split".into());
+        }
+        let threads: usize = num("threads", get("threads"), 1)?;
+        Ok(LearnArgs {
+            method,
+            game,
+            data,
+            out,
+            init: get("init").map(PathBuf::from),
+            material_init: get("material-init")
+                .map(|v| v.parse())
+                .transpose()
+                .map_err(|_| "--material-init: bad value")?,
+            keep_defaults: get("keep-defaults")
+                .map(|v| v.split(',').map(|s| s.trim().to_string()).collect()),
+            tables: get("tables")
+                .unwrap_or("A")
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .collect(),
+            iterations: num("iterations", get("iterations"), 40)?,
+            reuse: num("reuse", get("reuse"), 32)?,
+            depth,
+            window: num("window", get("window"), 256)?,
+            threads: threads.clamp(1, 256),
+            a: num("a", get("a"), if shogi { 0.0273 } else { 0.00341 })?,
+            l1: num("l1", get("l1"), if shogi { 0.00625 } else { 0.156 })?,
+            step,
+            piece_sum,
+            seed: num("seed", get("seed"), 1)?,
+            resume: flags.iter().any(|f| f == "resume"),
+            quiet: flags.iter().any(|f| f == "quiet"),
+            ct_rate: num("ct-rate", get("ct-rate"), 0.5)?,
+            ct_scale: num("ct-scale", get("ct-scale"), 0.0025)?,
+            ct_c: num("ct-c", get("ct-c"), 2.0)?,
+        })
+    }
+
+    pub fn config(&self) -> LearnConfig {
+        LearnConfig {
+            method: self.method,
+            a: self.a,
+            l1: self.l1,
+            step: self.step,
+            piece_sum: self.piece_sum,
+            depth: self.depth,
+            window: self.window,
+            reuse: self.reuse,
+            threads: self.threads,
+            seed: self.seed,
+            ct_rate: self.ct_rate,
+            ct_scale: self.ct_scale,
+            ct_c: self.ct_c,
+        }
+    }
+
+    /// The settings a resumed run must share with the run that wrote the checkpoint.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{:?} {} tables={} init={:?}/{:?}/{:?} a={} l1={} step={:?} sum={:?} depth={} window={} reuse={} seed={} data={:?}/{:?}/{:?} frac={} skip={} min={} max={}/{}",
+            self.method,
+            self.game,
+            self.tables.join(","),
+            self.init,
+            self.material_init,
+            self.keep_defaults,
+            self.a,
+            self.l1,
+            self.step,
+            self.piece_sum,
+            self.depth,
+            self.window,
+            self.reuse,
+            self.seed,
+            self.data.train_files,
+            self.data.split_files,
+            self.data.test_files,
+            self.data.test_fraction,
+            self.data.skip_plies,
+            self.data.min_plies,
+            self.data.max_train,
+            self.data.max_test
+        )
+    }
+}
+
+/// Parses and runs `learn` for the game named in the arguments (or `default_game`).
+pub fn run_game(
+    args: &[String],
+    default_game: Option<&str>,
+    out: &mut dyn std::io::Write,
+) -> Result<run::RunSummary, String> {
+    let a = LearnArgs::parse(args, default_game)?;
+    match a.game.as_str() {
+        "shogi" => run::run::<crate::shogi::ShogiPos, crate::shogi::features::Bonanza>(&a, out),
+        _ => run::run::<crate::chess::ChessPos, crate::chess::features::ChessFeatures>(&a, out),
+    }
+}

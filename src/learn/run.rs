@@ -1,0 +1,484 @@
+//! The learning driver: iterations of step 1 and `reuse` × (steps 2-3), with a metrics line per
+//! iteration (`metrics.jsonl`), the weight file and a checkpoint written atomically after every
+//! iteration, and `--resume` continuing exactly from the last checkpoint.
+
+use super::checkpoint::Checkpoint;
+use super::dataset::{self, Rng};
+use super::mmto::{self, LearnConfig, Learned, Method, Step1Stats};
+use super::LearnArgs;
+use crate::eval::format::write_atomic;
+use crate::eval::weights::Weights;
+use crate::eval::FeatureSet;
+use crate::game::Game;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// Summary of a finished run (for tests and the console).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSummary {
+    pub iterations_done: usize,
+    pub final_objective: f64,
+    pub train_agreement: f64,
+    pub test_agreement: f64,
+    pub params: Vec<i32>,
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn f(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "null".into()
+    }
+}
+
+/// Initial parameters: the embedded defaults where a default table holds independent parameters
+/// directly (material, positional), zero elsewhere; or from `--init` (a learner params file or a
+/// weight file whose tables are all direct); then `--material-init` if given.
+pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec<i32>, String> {
+    let n = F::num_params();
+    let mut params = vec![0i32; n];
+    let ranges = Learned::table_ranges::<G, F>();
+    let copy_tables = |params: &mut Vec<i32>,
+                       get: &dyn Fn(usize) -> Option<Vec<i32>>,
+                       strict: bool|
+     -> Result<(), String> {
+        for (t, (name, a, b)) in ranges.iter().enumerate() {
+            match get(t) {
+                Some(v) if v.len() == b - a => params[*a..*b].copy_from_slice(&v),
+                Some(_) if strict => {
+                    return Err(format!(
+                        "table '{name}' is stored expanded; pass the learner's params.bin instead"
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    };
+    match &args.init {
+        None => {
+            let defaults = F::default_tables();
+            copy_tables(
+                &mut params,
+                &|t| defaults.get(t).and_then(|d| d.as_ref()).map(table_values),
+                false,
+            )?;
+        }
+        Some(path)
+            if path.extension().is_some_and(|e| e == "params") || path.ends_with("params.bin") =>
+        {
+            params = super::checkpoint::read_params(path, n)?;
+        }
+        Some(path) => {
+            let w = Weights::load::<G, F>(path, crate::eval::weights::Verify::All)?;
+            let specs = F::tables();
+            copy_tables(
+                &mut params,
+                &|t| {
+                    if !w.has(t) {
+                        return None;
+                    }
+                    Some(match specs[t].elem {
+                        crate::eval::format::Elem::I16 => {
+                            w.i16(t).iter().map(|&x| x as i32).collect()
+                        }
+                        crate::eval::format::Elem::I32 => w.i32(t).to_vec(),
+                    })
+                },
+                true,
+            )?;
+        }
+    }
+    if let Some(keep) = &args.keep_defaults {
+        // Only these tables keep their initial values; the rest start at zero (e.g. chess
+        // "material-only" starting weights: --keep-defaults A).
+        for (k, (name, a, b)) in ranges.iter().enumerate() {
+            let letter = ((b'A' + k as u8) as char).to_string();
+            if !keep
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter))
+            {
+                params[*a..*b].fill(0);
+            }
+        }
+    }
+    if let Some(v) = args.material_init {
+        if let Some((_, a, b)) = ranges.iter().find(|r| r.0 == "material") {
+            params[*a..*b].fill(v);
+        }
+    }
+    Ok(params)
+}
+
+fn table_values(t: &crate::eval::weights::OwnedTable) -> Vec<i32> {
+    match t {
+        crate::eval::weights::OwnedTable::I16(v) => v.iter().map(|&x| x as i32).collect(),
+        crate::eval::weights::OwnedTable::I32(v) => v.clone(),
+    }
+}
+
+/// Runs the learner; `out` receives human-readable progress lines (the console or stdout).
+pub fn run<G: Game, F: FeatureSet<G>>(
+    args: &LearnArgs,
+    out: &mut dyn Write,
+) -> Result<RunSummary, String> {
+    let cfg: LearnConfig = args.config();
+    let dir = &args.out;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let learned = Learned::select::<G, F>(&args.tables, cfg.piece_sum.is_some())?;
+    let fingerprint = args.fingerprint();
+
+    let t0 = Instant::now();
+    let data = dataset::load::<G>(&args.data)?;
+    for e in data.errors.iter().take(10) {
+        let _ = writeln!(out, "info string error: skipped record {e}");
+    }
+    let _ = writeln!(
+        out,
+        "info string learn: {} games read, {} training and {} test positions ({} duplicates, {} with one legal move dropped, {} malformed records skipped) in {:.1} s",
+        data.games_read,
+        data.train.len(),
+        data.test.len(),
+        data.duplicates,
+        data.single_move,
+        data.errors.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    if data.train.is_empty() {
+        return Err("no training positions".into());
+    }
+
+    // State: from the checkpoint when resuming, else fresh.
+    let ckpt_path = dir.join("checkpoint.bin");
+    let metrics_path = dir.join("metrics.jsonl");
+    let (mut params, mut rng, start_iter, mut shadow) = if args.resume && ckpt_path.exists() {
+        let c = Checkpoint::read(&ckpt_path)?;
+        if c.fingerprint != fingerprint {
+            return Err(format!(
+                "{}: the checkpoint was made with other settings ({}); refusing to resume with ({})",
+                ckpt_path.display(),
+                c.fingerprint,
+                fingerprint
+            ));
+        }
+        if c.params.len() != F::num_params() {
+            return Err(format!(
+                "{}: wrong number of parameters",
+                ckpt_path.display()
+            ));
+        }
+        truncate_lines(&metrics_path, c.metrics_lines)?;
+        let _ = writeln!(
+            out,
+            "info string learn: resuming after iteration {}",
+            c.iteration
+        );
+        (c.params, Rng(c.rng), c.iteration as usize, c.shadow)
+    } else {
+        if metrics_path.exists() {
+            std::fs::remove_file(&metrics_path)
+                .map_err(|e| format!("{}: {e}", metrics_path.display()))?;
+        }
+        let p = initial_params::<G, F>(args)?;
+        (p, Rng(cfg.seed), 0, Vec::new())
+    };
+    if let Some(sum) = cfg.piece_sum {
+        if let Some((a, b)) = learned.constrained {
+            let (ga, gb) = (learned.global(a), learned.global(b - 1) + 1);
+            let have: i64 = params[ga..gb].iter().map(|&v| v as i64).sum();
+            if have != sum && start_iter == 0 {
+                let _ = writeln!(
+                    out,
+                    "info string learn: the piece values sum to {have}, not {sum}; the constraint keeps {have}"
+                );
+            }
+        }
+    }
+    if cfg.method == Method::Ct && shadow.len() != learned.n_local {
+        shadow = (0..learned.n_local)
+            .map(|l| params[learned.global(l)] as f64)
+            .collect();
+    }
+
+    let mut summary = RunSummary {
+        iterations_done: start_iter,
+        final_objective: f64::NAN,
+        train_agreement: 0.0,
+        test_agreement: 0.0,
+        params: params.clone(),
+    };
+    let lines_before = count_lines(&metrics_path);
+    for iter in start_iter..args.iterations {
+        let it_start = Instant::now();
+        let prov = provenance::<G, F>(args, &cfg, iter, &summary);
+        let eval = mmto::build_eval::<G, F>(&params, &prov)?;
+
+        // Step 1 on the training set (leaves kept) and on the test set (agreement only).
+        let bar = progress_bar(
+            data.train.len() + data.test.len(),
+            args.quiet,
+            iter + 1,
+            args.iterations,
+        );
+        let tick = |n: u64| bar.inc(n);
+        let s1 = Instant::now();
+        let (train_data, train_stats) =
+            mmto::step1::<G, F>(&data.train, &params, &learned, &cfg, &eval, true, &tick);
+        let step1_secs = s1.elapsed().as_secs_f64();
+        let test_stats = if data.test.is_empty() {
+            Step1Stats::default()
+        } else {
+            mmto::step1::<G, F>(&data.test, &params, &learned, &cfg, &eval, false, &tick).1
+        };
+        bar.finish_and_clear();
+
+        // Steps 2-3, reusing the leaves.
+        let mut w: Vec<i32> = (0..learned.n_local)
+            .map(|l| params[learned.global(l)])
+            .collect();
+        let s2 = Instant::now();
+        let mut first = None;
+        let mut last_obj = mmto::Objective::default();
+        let mut lambda0 = 0.0;
+        for _ in 0..cfg.reuse.max(1) {
+            let obj = mmto::objective(&train_data, &w, F::SCALE, &cfg);
+            let info = match cfg.method {
+                Method::Mmto => mmto::mmto_update(&mut w, &obj.grad, &learned, &cfg, &mut rng),
+                Method::Ct => mmto::ct_update(&mut w, &mut shadow, &obj.grad, &cfg),
+            };
+            lambda0 = info.lambda0;
+            if first.is_none() {
+                first = Some(obj.clone());
+            }
+            last_obj = obj;
+        }
+        let final_obj = mmto::objective(&train_data, &w, F::SCALE, &cfg);
+        let step23_secs = s2.elapsed().as_secs_f64();
+        for (l, &v) in w.iter().enumerate() {
+            params[learned.global(l)] = v;
+        }
+        let _ = last_obj;
+        let pairs = final_obj.pairs.max(1) as f64;
+        let j_before = first
+            .as_ref()
+            .map_or(f64::NAN, |o| o.j / o.pairs.max(1) as f64);
+        let j_after = final_obj.j / pairs;
+        let j_r = mmto::l1_term(&w, &learned, cfg.l1) / pairs;
+
+        // Outputs: weights, params, checkpoint, metrics line (in that order: a kill between them
+        // leaves a checkpoint that is never newer than the weights).
+        summary.iterations_done = iter + 1;
+        summary.final_objective = j_after + j_r;
+        summary.train_agreement = train_stats.agreement();
+        summary.test_agreement = test_stats.agreement();
+        summary.params = params.clone();
+        let prov = provenance::<G, F>(args, &cfg, iter + 1, &summary);
+        let weights = Weights::from_params::<G, F>(&params, &prov)?;
+        weights.write(&dir.join("weights.kwt"))?;
+        super::checkpoint::write_params(&dir.join("params.bin"), &params)?;
+        let line = metrics_line::<G, F>(
+            iter + 1,
+            j_before,
+            j_after,
+            j_r,
+            lambda0,
+            &train_stats,
+            &test_stats,
+            &params,
+            &learned,
+            [step1_secs, step23_secs, it_start.elapsed().as_secs_f64()],
+        );
+        append_line(&metrics_path, &line)?;
+        let metrics_lines = lines_before + (iter + 1 - start_iter) as u64;
+        Checkpoint {
+            iteration: (iter + 1) as u32,
+            rng: rng.0,
+            metrics_lines,
+            fingerprint: fingerprint.clone(),
+            params: params.clone(),
+            shadow: shadow.clone(),
+        }
+        .write(&ckpt_path)?;
+        let _ = writeln!(
+            out,
+            "info string learn: iteration {} J {:.6} -> {:.6} (+J_R {:.6}) agreement train {:.2}% test {:.2}% pairs {} in-window {} mates {} inconsistent {} step1 {:.1} s ({:.0} pos/s) steps2-3 {:.1} s",
+            iter + 1,
+            j_before,
+            j_after,
+            j_r,
+            100.0 * train_stats.agreement(),
+            100.0 * test_stats.agreement(),
+            train_stats.pairs,
+            train_stats.in_window,
+            train_stats.mates,
+            train_stats.inconsistent,
+            step1_secs,
+            (train_stats.positions + test_stats.positions) as f64 / step1_secs.max(1e-9),
+            step23_secs
+        );
+        let _ = out.flush();
+    }
+    Ok(summary)
+}
+
+fn progress_bar(len: usize, quiet: bool, iter: usize, total: usize) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{prefix} step 1 [{bar:30}] {pos}/{len} positions {per_sec} eta {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(format!("iteration {iter}/{total}"));
+    bar
+}
+
+#[allow(clippy::too_many_arguments)]
+fn metrics_line<G: Game, F: FeatureSet<G>>(
+    iter: usize,
+    j_before: f64,
+    j_after: f64,
+    j_r: f64,
+    lambda0: f64,
+    train: &Step1Stats,
+    test: &Step1Stats,
+    params: &[i32],
+    learned: &Learned,
+    secs: [f64; 3],
+) -> String {
+    let mut tables = Vec::new();
+    for (name, a, b) in Learned::table_ranges::<G, F>() {
+        let nz = params[a..b].iter().filter(|&&v| v != 0).count();
+        let l1: u64 = params[a..b].iter().map(|v| v.unsigned_abs() as u64).sum();
+        let learning = learned.tables.iter().any(|t| t.0 == name);
+        tables.push(format!(
+            "{}:{{\"nonzero\":{nz},\"l1\":{l1},\"learned\":{learning}}}",
+            json_str(&name)
+        ));
+    }
+    let material = Learned::table_ranges::<G, F>()
+        .into_iter()
+        .find(|t| t.0 == "material")
+        .map(|(_, a, b)| {
+            params[a..b]
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .unwrap_or_default();
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    format!(
+        "{{\"iteration\":{iter},\"J\":{},\"J_after\":{},\"J_C\":0,\"lambda0\":{},\"J_R\":{},\"total\":{},\"agreement_train\":{},\"agreement_test\":{},\"train_positions\":{},\"train_used\":{},\"test_used\":{},\"pairs\":{},\"in_window\":{},\"mates_excluded\":{},\"ties\":{},\"inconsistent_leaves\":{},\"piece_values\":[{material}],\"tables\":{{{}}},\"seconds_step1\":{},\"seconds_steps23\":{},\"seconds_total\":{},\"positions_per_second\":{},\"unix_time\":{unix}}}",
+        f(j_before),
+        f(j_after),
+        f(lambda0),
+        f(j_r),
+        f(j_after + j_r),
+        f(train.agreement()),
+        f(test.agreement()),
+        train.positions,
+        train.used,
+        test.used,
+        train.pairs,
+        train.in_window,
+        train.mates,
+        train.ties,
+        train.inconsistent,
+        tables.join(","),
+        f(secs[0]),
+        f(secs[1]),
+        f(secs[2]),
+        f((train.positions + test.positions) as f64 / secs[0].max(1e-9)),
+    )
+}
+
+/// The provenance block of the weight file: deterministic (no clock), so that two runs with the
+/// same seed and one thread write identical files.
+fn provenance<G: Game, F: FeatureSet<G>>(
+    args: &LearnArgs,
+    cfg: &LearnConfig,
+    iter: usize,
+    s: &RunSummary,
+) -> String {
+    let files: Vec<String> = args
+        .data
+        .train_files
+        .iter()
+        .chain(&args.data.split_files)
+        .chain(&args.data.test_files)
+        .map(|p| json_str(&p.display().to_string()))
+        .collect();
+    format!(
+        "{{\"learner\":\"kishi learn\",\"method\":{},\"game\":{},\"feature_set\":{},\"tables_learned\":{},\"hyper_parameters\":{{\"a\":{},\"l1\":{},\"step\":{},\"piece_sum\":{},\"depth\":{},\"window\":{},\"reuse\":{},\"seed\":{}}},\"data_files\":[{}],\"iterations\":{iter},\"final_objective\":{},\"agreement_train\":{},\"agreement_test\":{}}}",
+        json_str(match cfg.method {
+            Method::Mmto => "mmto",
+            Method::Ct => "ct",
+        }),
+        json_str(G::NAME),
+        json_str(F::NAME),
+        json_str(&args.tables.join(",")),
+        cfg.a,
+        cfg.l1,
+        json_str(&format!("{:?}", cfg.step)),
+        cfg.piece_sum.map_or("null".into(), |v| v.to_string()),
+        cfg.depth,
+        cfg.window,
+        cfg.reuse,
+        cfg.seed,
+        files.join(","),
+        f(s.final_objective),
+        f(s.train_agreement),
+        f(s.test_agreement),
+    )
+}
+
+fn count_lines(path: &Path) -> u64 {
+    std::fs::read_to_string(path)
+        .map(|s| s.lines().count() as u64)
+        .unwrap_or(0)
+}
+
+fn truncate_lines(path: &Path, keep: u64) -> Result<(), String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let kept: Vec<&str> = text.lines().take(keep as usize).collect();
+    let mut body = kept.join("\n");
+    if !body.is_empty() {
+        body.push('\n');
+    }
+    write_atomic(path, body.as_bytes())
+}
+
+fn append_line(path: &Path, line: &str) -> Result<(), String> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    writeln!(f, "{line}").map_err(|e| format!("{}: {e}", path.display()))?;
+    f.sync_data()
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -665,6 +665,11 @@ fn fuzz<G: Game>(d: &Dialect, seed: u64) {
     let mut s = Session::start();
     s.send(d.hello);
     s.until(d.ok, |l| l == d.ok);
+    if d.usi {
+        // Clock searches would otherwise think at least the default 100 ms each; thousands of
+        // them would make the test slow without testing more.
+        s.send("setoption name MinimumThinkingTime value 0");
+    }
     // The test's model of the engine's position.
     let mut expected = G::startpos();
     let mut counts = [0usize; 4]; // valid, invalid, searches, position checks

@@ -436,3 +436,42 @@ fn nothing_of_a_stopped_search_follows_its_bestmove() {
         );
     }
 }
+
+#[test]
+fn eval_file_loads_at_isready_and_a_corrupt_one_keeps_the_current_evaluation() {
+    let dir = std::env::temp_dir().join(format!("kishi-proto-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("chess-random.kw");
+    let args: Vec<String> = ["weights", "make-random", "chess", good.to_str().unwrap()]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(kishi::cli::run(&args), 0);
+    let bytes = std::fs::read(&good).unwrap();
+    let bad = dir.join("chess-truncated.kw");
+    std::fs::write(&bad, &bytes[..bytes.len() / 2]).unwrap();
+
+    let mut s = uci();
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    // Loaded at isready, with one line saying so.
+    let out = s.sync();
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].contains("loaded"), "{out:?}");
+    s.send("eval");
+    let e = s.until("eval", |l| l.trim_start().starts_with("total"));
+    assert!(e[0].ends_with(good.to_str().unwrap()), "{e:?}");
+
+    s.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let out = s.sync();
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    s.send("eval");
+    let e = s.until("eval", |l| l.trim_start().starts_with("total"));
+    assert!(
+        e[0].ends_with(good.to_str().unwrap()),
+        "the good file stays in use: {e:?}"
+    );
+    s.send("go depth 2");
+    s.bestmove();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -135,8 +135,10 @@ pub struct Controller<F: Flavour> {
     /// Built at the first `isready` (or `go`), not before `usiok`/`uciok`: the hash table and the
     /// evaluation tables are the heavy part of start-up.
     engine: Option<Engine<F::G, EvalOf<F>>>,
-    /// The EvalFile value the engine's evaluation came from ("" = the built-in evaluation).
+    /// The last EvalFile value acted on (so a bad file is reported once, not at every `isready`).
     eval_source: String,
+    /// Where the evaluation in use came from ("" = the built-in evaluation).
+    eval_in_use: String,
     applied_threads_hash: (usize, usize),
     clear_hash_pending: bool,
     slot: Arc<Mutex<Slot>>,
@@ -152,6 +154,7 @@ impl<F: Flavour> Controller<F> {
             history: GameHistory::new(F::G::startpos()),
             engine: None,
             eval_source: String::new(),
+            eval_in_use: String::new(),
             applied_threads_hash: (0, 0),
             clear_hash_pending: false,
             options,
@@ -319,10 +322,12 @@ impl<F: Flavour> Controller<F> {
         }
         self.eval_source = path.clone();
         if path.is_empty() {
+            self.eval_in_use.clear();
             return Some(F::G::default_eval());
         }
         match F::G::load_eval(std::path::Path::new(&path)) {
             Ok(e) => {
+                self.eval_in_use = path.clone();
                 self.out.line(&format!(
                     "info string EvalFile '{}' loaded",
                     printable(&path)
@@ -631,12 +636,12 @@ impl<F: Flavour> Controller<F> {
             return Err("eval while a search is running (send stop first)".into());
         }
         let pos = self.history.current().clone();
-        let source = if self.eval_source.is_empty() {
+        let eval = self.prepare("eval").eval().clone();
+        let source = if self.eval_in_use.is_empty() {
             "built-in".to_string()
         } else {
-            self.eval_source.clone()
+            self.eval_in_use.clone()
         };
-        let eval = self.prepare("eval").eval();
         let mut lines = vec![format!(
             "Evaluation from the side to move ({}); weights: {}",
             side_name::<F>(pos.side_to_move()),

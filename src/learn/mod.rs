@@ -79,9 +79,7 @@ impl LearnArgs {
                 ))
             }
             None => {
-                return Err(format!(
-                    "missing learning method; `learn help` lists the options"
-                ))
+                return Err("missing learning method; `learn help` lists the options".to_string())
             }
         };
         let mut kv: Vec<(String, String)> = Vec::new();

@@ -347,7 +347,11 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
             let mt = mt
                 .saturating_sub(self.config.time.move_overhead_ms.min(mt / 2))
                 .max(1);
-            soft = soft.min(mt);
+            // `movetime` means "search this long": only the hard stop applies (a soft limit would
+            // leave up to half of it unused when an iteration looks too long to start).
+            if limits.clock.is_some() {
+                soft = soft.min(mt);
+            }
             hard = hard.min(mt);
         }
         s.soft_ms.store(soft, Ordering::Relaxed);

@@ -217,7 +217,8 @@ pub fn outcome_text(o: Outcome) -> String {
     }
 }
 
-fn json_str(s: &str) -> String {
+/// JSON string literal (shared with the learner's metrics).
+pub fn json_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -6,6 +6,7 @@ use super::checkpoint::Checkpoint;
 use super::dataset::{self, Rng};
 use super::mmto::{self, LearnConfig, Learned, Method, Step1Stats};
 use super::LearnArgs;
+use crate::cli::rules_dump::json_str;
 use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
 use crate::eval::FeatureSet;
@@ -23,20 +24,6 @@ pub struct RunSummary {
     pub train_agreement: f64,
     pub test_agreement: f64,
     pub params: Vec<i32>,
-}
-
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn f(x: f64) -> String {

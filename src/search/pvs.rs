@@ -619,19 +619,35 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             // Every move was pruned: fail low at alpha.
             return alpha;
         }
-        if self.params.use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best_code != 0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared
-                .tt
-                .store(key, best_code, score_to_tt(best, ply), eval, depth, bound);
-        }
+        self.store_tt(key, best, beta, best_code, eval, depth, ply);
         best
+    }
+
+    /// Stores a node's result: a fail high is a lower bound, a raised alpha exact, else an upper bound.
+    #[allow(clippy::too_many_arguments)]
+    fn store_tt(
+        &self,
+        key: u64,
+        best: i32,
+        beta: i32,
+        best_code: u16,
+        eval: i32,
+        depth: i32,
+        ply: usize,
+    ) {
+        if !self.params.use_tt {
+            return;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_code != 0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_code, score_to_tt(best, ply), eval, depth, bound);
     }
 
     fn evaluate(&self, ply: usize) -> i32 {
@@ -736,18 +752,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         self.move_bufs[ply] = moves;
         self.score_bufs[ply] = scores;
-        if self.params.use_tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best_code != 0 {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.shared
-                .tt
-                .store(key, best_code, score_to_tt(best, ply), stand, -1, bound);
-        }
+        self.store_tt(key, best, beta, best_code, stand, -1, ply);
         best
     }
 

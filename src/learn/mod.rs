@@ -52,7 +52,7 @@ learn <mmto|ct> --game <shogi|chess> --out DIR [options]
            --init FILE (weight file with direct tables, or a learner params.bin)
            --material-init V (every piece value V, e.g. 500 for the paper's §4.2)
            --keep-defaults A[,..] (only these tables start from their initial values, others at 0)
-  method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (256)
+  method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (7/a: 256 shogi)
            --a A  --l1 L  --step 1|2|random  --piece-sum S|none  (game defaults: shogi a 0.0273,
            l1 0.00625, sum 6500; chess a 0.00341, l1 0.156, no constraint)
            --ct-rate R (0.5)  --ct-scale K (0.0025)  --ct-c C (2)
@@ -200,6 +200,10 @@ impl LearnArgs {
             return Err("no training data: give --data or --split".into());
         }
         let threads: usize = num("threads", get("threads"), 1)?;
+        let a: f64 = num("a", get("a"), if shogi { 0.0273 } else { 0.00341 })?;
+        if !(a > 0.0 && a.is_finite()) {
+            return Err("--a must be a positive number".into());
+        }
         Ok(LearnArgs {
             method,
             game,
@@ -220,9 +224,9 @@ impl LearnArgs {
             iterations: num("iterations", get("iterations"), 40)?,
             reuse: num("reuse", get("reuse"), 32)?,
             depth,
-            window: num("window", get("window"), 256)?,
+            window: num("window", get("window"), window_for(a))?,
             threads: threads.clamp(1, 256),
-            a: num("a", get("a"), if shogi { 0.0273 } else { 0.00341 })?,
+            a,
             l1: num("l1", get("l1"), if shogi { 0.00625 } else { 0.156 })?,
             step,
             piece_sum,
@@ -281,6 +285,13 @@ impl LearnArgs {
             self.data.max_test
         )
     }
+}
+
+/// The default search window: 7/a, where T(x) is flat (T' < 0.1% of its peak). For shogi's
+/// a = 0.0273 this is Bonanza's 256; chess's a = 0.00341 needs about 2,050 (with 256, moves just
+/// 256 cp worse still had T ≈ 0.3 and were dropped from the gradient).
+fn window_for(a: f64) -> i32 {
+    (7.0 / a).round().clamp(1.0, 30_000.0) as i32
 }
 
 /// Parses and runs `learn` for the game named in the arguments (or `default_game`).

@@ -12,7 +12,7 @@ pub mod time;
 pub mod tt;
 
 use crate::eval::Evaluator;
-use crate::game::{Game, GameHistory, RuleOptions, Side, MAX_PLY};
+use crate::game::{Game, GameHistory, RuleOptions, MAX_PLY};
 use ordering::OrderingTables;
 use parking_lot::Mutex;
 use pvs::{IterationResult, Searcher, Shared};
@@ -476,9 +476,4 @@ fn finish<G: Game>(
             }
         }
     }
-}
-
-/// The side a search score belongs to, for callers that convert to a fixed viewpoint.
-pub fn score_side<G: Game>(root: &G) -> Side {
-    root.side_to_move()
 }

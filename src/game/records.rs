@@ -153,6 +153,28 @@ impl<R: BufRead> NumberedLines<R> {
             done: false,
         }
     }
+
+    /// The next line that holds a record (blank lines and `#` comments skipped), or a read error
+    /// tagged with `file`: the shared loop of the one-record-per-line formats.
+    pub fn next_record_line(&mut self, file: &str) -> Option<Result<(usize, String), RecordError>> {
+        loop {
+            match self.next()? {
+                Ok((n, text)) => {
+                    if text.trim().is_empty() || text.trim_start().starts_with('#') {
+                        continue;
+                    }
+                    return Some(Ok((n, text)));
+                }
+                Err((line, message)) => {
+                    return Some(Err(RecordError {
+                        file: file.to_string(),
+                        line,
+                        message,
+                    }))
+                }
+            }
+        }
+    }
 }
 
 impl<R: BufRead> Iterator for NumberedLines<R> {
@@ -222,26 +244,15 @@ impl<G: Game, R: BufRead> Iterator for LineReader<G, R> {
     type Item = Result<Record<G>, RecordError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let (line_no, text) = match self.lines.next()? {
-                Ok(x) => x,
-                Err((line, message)) => {
-                    return Some(Err(RecordError {
-                        file: self.file.clone(),
-                        line,
-                        message,
-                    }))
-                }
-            };
-            if text.trim().is_empty() || text.trim_start().starts_with('#') {
-                continue;
-            }
-            return Some(parse_line::<G>(&text).map_err(|e| RecordError {
-                file: self.file.clone(),
-                line: line_no,
-                message: e.0,
-            }));
-        }
+        let (line_no, text) = match self.lines.next_record_line(&self.file)? {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(parse_line::<G>(&text).map_err(|e| RecordError {
+            file: self.file.clone(),
+            line: line_no,
+            message: e.0,
+        }))
     }
 }
 

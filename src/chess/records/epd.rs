@@ -138,25 +138,14 @@ impl<R: BufRead> Iterator for EpdReader<R> {
     type Item = Result<EpdEntry, RecordError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let (n, line) = match self.lines.next()? {
-                Ok(x) => x,
-                Err((line, message)) => {
-                    return Some(Err(RecordError {
-                        file: self.file.clone(),
-                        line,
-                        message,
-                    }))
-                }
-            };
-            if line.trim().is_empty() || line.trim_start().starts_with('#') {
-                continue;
-            }
-            return Some(parse_epd(&line).map_err(|e| RecordError {
-                file: self.file.clone(),
-                line: n,
-                message: e.0,
-            }));
-        }
+        let (n, line) = match self.lines.next_record_line(&self.file)? {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(parse_epd(&line).map_err(|e| RecordError {
+            file: self.file.clone(),
+            line: n,
+            message: e.0,
+        }))
     }
 }

@@ -85,6 +85,7 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     prev_hist: Vec<usize>,
     move_bufs: Vec<Vec<G::Move>>,
     score_bufs: Vec<Vec<i32>>,
+    sort_scratch: ordering::SortScratch<G::Move>,
     pv: Vec<Vec<G::Move>>,
     /// Keys and in-check flags of the game before the root, then of the search path.
     path_keys: Vec<u64>,
@@ -132,6 +133,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             prev_hist: vec![NO_PREV; STACK],
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
+            sort_scratch: ordering::SortScratch::new(),
             pv: (0..STACK).map(|_| Vec::new()).collect(),
             path_keys: Vec::new(),
             path_checks: Vec::new(),
@@ -239,6 +241,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     fn push(&mut self, ply: usize, mv: G::Move) {
         let child = self.positions[ply].play(mv);
+        self.shared.tt.prefetch(child.key());
         let (lo, hi) = self.accs.split_at_mut(ply + 1);
         self.eval
             .update(&self.positions[ply], mv, &child, &lo[ply], &mut hi[0]);
@@ -501,7 +504,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let mut quiet_hist: [usize; 64] = [0; 64];
         let mut n_quiets = 0;
         let mut i = 0;
-        while let Some((mv, mscore)) = ordering::pick(&mut moves, &mut scores, i) {
+        while let Some((mv, mscore)) =
+            ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
+        {
             i += 1;
             let pos = &self.positions[ply];
             let tactical = pos.is_tactical(mv);
@@ -725,7 +730,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         let mut best_code = 0;
         let mut i = 0;
-        while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i) {
+        while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
+        {
             i += 1;
             if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
                 continue;

@@ -125,6 +125,23 @@ impl TranspositionTable {
         &self.buckets[i]
     }
 
+    /// Asks the CPU to start loading the bucket of `key`: the search calls it as soon as a child
+    /// position's key is known, so the cache miss overlaps the evaluation update instead of stalling
+    /// the probe (the probe was 15% of a shogi bench's time with the full evaluation tables).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let b: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch is only a hint: it never faults and has no effect on memory, and
+            // SSE, which the intrinsic needs, is part of every x86_64 CPU.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(b.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let b = self.bucket(key);
         for w in &b.words {

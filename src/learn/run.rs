@@ -10,6 +10,7 @@ use crate::cli::rules_dump::json_str;
 use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
 use crate::eval::FeatureSet;
+use crate::game::records::GameRecords;
 use crate::game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -121,7 +122,7 @@ fn table_values(t: &crate::eval::weights::OwnedTable) -> Vec<i32> {
 }
 
 /// Runs the learner; `out` receives human-readable progress lines (the console or stdout).
-pub fn run<G: Game, F: FeatureSet<G>>(
+pub fn run<G: GameRecords, F: FeatureSet<G>>(
     args: &LearnArgs,
     out: &mut dyn Write,
 ) -> Result<RunSummary, String> {
@@ -147,6 +148,15 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         data.errors.len(),
         t0.elapsed().as_secs_f64()
     );
+    if data.ignored_files > 0 {
+        let _ = writeln!(
+            out,
+            "info string learn: ignored {} files in the data directories that are not {} record files ({})",
+            data.ignored_files,
+            G::NAME,
+            G::RECORD_SUFFIXES.join(", ")
+        );
+    }
     if data.train.is_empty() {
         return Err("no training positions".into());
     }

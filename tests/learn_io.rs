@@ -1,15 +1,19 @@
 //! The learner's inputs: records in every format (CSA, KIF, PGN, EPD, `.xz`, directories searched
 //! recursively) load the same (position, move) pairs and the same split as the same games in the
 //! line format, with malformed records reported by file and line; `kishi learn` on a PGN/EPD
-//! directory learns exactly what it learns from the line format.
+//! directory learns exactly what it learns from the line format; and `--init` takes a shogi weight
+//! file with expanded (mirror-tied) tables, folding it into the same parameters as the run's
+//! params.bin, and refuses one whose tied entries differ.
 
 use kishi::chess::features::ChessFeatures;
 use kishi::chess::ChessPos;
-use kishi::eval::FeatureSet;
+use kishi::eval::{FeatureSet, OwnedTable, Weights};
 use kishi::game::records::RecordError;
 use kishi::game::Game;
 use kishi::learn::dataset::{self, DataOptions, Dataset};
 use kishi::learn::{run, LearnArgs};
+use kishi::shogi::bonapiece::FE_END;
+use kishi::shogi::features::{kp_param, kpp_param, Bonanza, OFF_KP, OFF_KPP, T_KKP, T_KP, T_KPP};
 use kishi::shogi::ShogiPos;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -360,4 +364,150 @@ fn kishi_learn_on_a_pgn_directory_learns_what_the_line_format_gives() {
     .unwrap();
     assert_ne!(learned, start);
     let _ = std::fs::remove_dir_all(&base);
+}
+
+fn shogi_args(data: &Path, out: &Path, extra: &[&str]) -> LearnArgs {
+    let mut a: Vec<String> = [
+        "mmto",
+        "--game",
+        "shogi",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--tables",
+        "A,B",
+        "--iterations",
+        "1",
+        "--reuse",
+        "4",
+        "--threads",
+        "1",
+        "--quiet",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    LearnArgs::parse(&a, None).unwrap()
+}
+
+#[test]
+fn init_from_an_expanded_shogi_weight_file_equals_init_from_params_bin() {
+    let base = tmpdir("init");
+    let data = base.join("games.txt");
+    write(&data, &shogi_lines());
+    let first = base.join("first");
+    let mut sink = Vec::new();
+    run::run::<ShogiPos, Bonanza>(&shogi_args(&data, &first, &[]), &mut sink).unwrap();
+    let learned =
+        kishi::learn::checkpoint::read_params(&first.join("params.bin"), Bonanza::num_params())
+            .unwrap();
+    // The file must hold an expanded KP table for the test to mean anything.
+    let w =
+        Weights::load::<ShogiPos, Bonanza>(&first.join("weights.kwt"), kishi::eval::Verify::All)
+            .unwrap();
+    assert!(w.has(T_KP));
+    assert_eq!(w.i16(T_KP).len(), 81 * FE_END);
+    let nonzero_kp = learned[OFF_KP..OFF_KPP].iter().filter(|&&v| v != 0).count();
+    assert!(nonzero_kp > 100, "{nonzero_kp}");
+
+    let init = |from: &str, to: &str| {
+        let file = first.join(from);
+        let out = base.join(to);
+        let a = shogi_args(&data, &out, &["--init", file.to_str().unwrap()]);
+        let p = run::initial_params::<ShogiPos, Bonanza>(&a).unwrap();
+        let s = run::run::<ShogiPos, Bonanza>(&a, &mut Vec::new()).unwrap();
+        (p, std::fs::read(out.join("initial.kwt")).unwrap(), s.params)
+    };
+    let (p_w, kwt_w, end_w) = init("weights.kwt", "from_weights");
+    let (p_p, kwt_p, end_p) = init("params.bin", "from_params");
+    assert_eq!(p_p, learned);
+    assert!(p_w == learned, "folded weights differ from params.bin");
+    assert_eq!(kwt_w, kwt_p);
+    assert_eq!(end_w, end_p);
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn init_refuses_a_weight_file_whose_mirror_tied_entries_differ() {
+    let base = tmpdir("asym");
+    let data = base.join("games.txt");
+    write(&data, &shogi_lines());
+    // One KP parameter set: king on square 0 (left edge), condition 100; its mirror image is the
+    // only other entry tied to it.
+    let mut params = vec![0i32; Bonanza::num_params()];
+    params[..13].copy_from_slice(&kishi::shogi::features::BONANZA_MATERIAL);
+    let p = kp_param(0, 100);
+    params[OFF_KP + p] = 7;
+    let mut tables: Vec<Option<OwnedTable>> = Bonanza::expand(&params)
+        .unwrap()
+        .into_iter()
+        .map(Some)
+        .collect();
+    tables[T_KPP] = None;
+    tables[T_KKP] = None;
+    let tied: Vec<usize> = (0..81 * FE_END)
+        .filter(|&e| kp_param(e / FE_END, e % FE_END) == p)
+        .collect();
+    assert_eq!(tied.len(), 2, "{tied:?}");
+    let good = base.join("good.kwt");
+    kishi::eval::write_weight_file::<ShogiPos, Bonanza>(&good, &tables, "{}").unwrap();
+    if let Some(OwnedTable::I16(kp)) = &mut tables[T_KP] {
+        kp[tied[1]] = 8;
+    }
+    let bad = base.join("bad.kwt");
+    kishi::eval::write_weight_file::<ShogiPos, Bonanza>(&bad, &tables, "{}").unwrap();
+    let init = |f: &Path| {
+        let a = shogi_args(&data, &base.join("out"), &["--init", f.to_str().unwrap()]);
+        run::initial_params::<ShogiPos, Bonanza>(&a)
+    };
+    assert_eq!(init(&good).unwrap(), params);
+    let e = init(&bad).unwrap_err();
+    let (k, j) = (tied[1] / FE_END, tied[1] % FE_END);
+    for needle in [
+        "bad.kwt".to_string(),
+        format!("kp[{k}][{j}] (index {}) is 8", tied[1]),
+        format!("kp[0][100] (index {})", tied[0]),
+    ] {
+        assert!(e.contains(&needle), "'{needle}' not in: {e}");
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn fold_inverts_expand_for_every_shogi_table_and_checks_kpp_pairs() {
+    // Material, KP and KKP random; a few thousand KPP parameters (all of them would need 180 MB
+    // more and change nothing in the index arithmetic).
+    let mut params = kishi::shogi::features::random_params(11, 50);
+    let mut rng = kishi::learn::dataset::Rng(5);
+    let n_kpp = Bonanza::num_params() - OFF_KPP;
+    params[OFF_KPP..].fill(0);
+    for _ in 0..5000 {
+        let i = OFF_KPP + rng.below(n_kpp as u64) as usize;
+        params[i] = rng.below(199) as i32 - 99;
+    }
+    let w = Weights::from_params::<ShogiPos, Bonanza>(&params, "{}").unwrap();
+    assert!(w.has(T_KPP));
+    let folded = Bonanza::fold(&w).unwrap();
+    assert!(folded == params, "fold(expand(p)) != p");
+    drop(w);
+
+    // Break one transposed KPP pair: kpp[k][a][b] != kpp[k][b][a].
+    let (k, a, b) = (40, 300, 20);
+    let q = kpp_param(k, a, b);
+    params[OFF_KPP + q] = 5;
+    let mut tables: Vec<Option<OwnedTable>> = Bonanza::expand(&params)
+        .unwrap()
+        .into_iter()
+        .map(Some)
+        .collect();
+    let fe = FE_END;
+    if let Some(OwnedTable::I16(kpp)) = &mut tables[T_KPP] {
+        assert_eq!(kpp[(k * fe + a) * fe + b], 5);
+        kpp[(k * fe + a) * fe + b] = 6;
+    }
+    let w = Weights::from_tables::<ShogiPos, Bonanza>(&tables, "{}", "test").unwrap();
+    let e = Bonanza::fold(&w).unwrap_err();
+    assert!(e.contains(&format!("kpp[{k}][{a}][{b}]")), "{e}");
 }

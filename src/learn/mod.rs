@@ -54,7 +54,8 @@ learn <mmto|ct> --game <shogi|chess> --out DIR [options]
            --test-fraction F (0.1)  --seed N (1)  --min-plies N (0)  --skip-plies N (0)
            --max-positions N (all)  --max-test N (all)
   model:   --tables A[,B,C,D] or names (material,kp,kkp,kpp / material,kp,positional)  (A)
-           --init FILE (weight file with direct tables, or a learner params.bin)
+           --init FILE (a weight file of the feature set, expanded shogi tables folded back
+           into the learner's parameters; or a learner params.bin)
            --material-init V (every piece value V, e.g. 500 for the paper's §4.2)
            --keep-defaults A[,..] (only these tables start from their initial values, others at 0)
   method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (7/a: 256 shogi)

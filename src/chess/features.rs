@@ -456,6 +456,11 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         ])
     }
 
+    fn fold(w: &Weights) -> Result<Vec<i32>, String> {
+        // Every table is stored as its parameters (no tying in this feature set).
+        crate::eval::fold_direct::<ChessPos, Self>(w)
+    }
+
     fn default_tables() -> Vec<Option<OwnedTable>> {
         vec![
             Some(OwnedTable::I32(DEFAULT_MATERIAL.concat())),

@@ -90,6 +90,11 @@ pub trait FeatureSet<G: Game>: Send + Sync + Sized + 'static {
     /// Expands independent parameters into the tables of `tables()` (same order). Values outside
     /// a table's element range saturate.
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String>;
+    /// The independent parameters of a weight file's tables: the inverse of `expand` (absent
+    /// tables give zeros), so that the learner can start from any weight file. Entries `expand`
+    /// ties to one parameter must hold equal values; the error names the table and the first entry
+    /// that differs from an earlier one tied to it.
+    fn fold(w: &Weights) -> Result<Vec<i32>, String>;
     /// The embedded default tables in `tables()` order (`None`: absent, reads as zero).
     fn default_tables() -> Vec<Option<OwnedTable>>;
     /// Which table a parameter belongs to and its offset inside the table's independent block.
@@ -122,6 +127,30 @@ pub trait GameEval: Game {
     fn default_eval() -> Self::Eval;
     /// Maps and checks a weight file; the error names the file and the problem.
     fn load_eval(path: &std::path::Path) -> Result<Self::Eval, String>;
+}
+
+/// `FeatureSet::fold` for feature sets whose tables hold their parameters directly, in parameter
+/// order (one table per parameter range, as `expand` writes them).
+pub fn fold_direct<G: Game, F: FeatureSet<G>>(w: &Weights) -> Result<Vec<i32>, String> {
+    let mut params = vec![0i32; F::num_params()];
+    for (t, (name, a, b)) in param_ranges::<G, F>().into_iter().enumerate() {
+        if !w.has(t) {
+            continue;
+        }
+        let values: Vec<i32> = match F::tables()[t].elem {
+            Elem::I16 => w.i16(t).iter().map(|&x| x as i32).collect(),
+            Elem::I32 => w.i32(t).to_vec(),
+        };
+        if values.len() != b - a {
+            return Err(format!(
+                "table '{name}' has {} entries for {} parameters",
+                values.len(),
+                b - a
+            ));
+        }
+        params[a..b].copy_from_slice(&values);
+    }
+    Ok(params)
 }
 
 /// The parameter tables of a feature set in parameter order: (name, first index, end index).

@@ -6,6 +6,8 @@
 //! (file, line, message) and the reader goes on with the next record, so the learner can stream a
 //! large file and report what it skipped. Format readers: `crate::shogi::records` (CSA, KIF),
 //! `crate::chess::records` (PGN, EPD), and `LineReader` here for the line format of either game.
+//! `GameRecords` picks a game's reader by file name, for code that takes records of any format (the
+//! learner).
 
 use super::{Game, RulesError, Side};
 use std::fs::File;
@@ -123,10 +125,34 @@ impl std::fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// A stream of records, malformed ones as errors: what every reader is, boxed.
+pub type RecordStream<G> = Box<dyn Iterator<Item = Result<Record<G>, RecordError>> + Send>;
+
+/// The record formats a game reads, chosen by file name.
+pub trait GameRecords: Game {
+    /// File-name endings of the formats `open_records` reads, lower case (a further `.xz` means
+    /// the file is compressed: `games.csa.xz` is a CSA file).
+    const RECORD_SUFFIXES: &'static [&'static str];
+    /// Opens a record file with the reader its name selects (`record_suffix`). Names with no known
+    /// suffix are read as the line format.
+    fn open_records(path: &Path) -> std::io::Result<RecordStream<Self>>;
+}
+
+/// Which of `suffixes` a record file's name ends with, ignoring case and a trailing `.xz`.
+pub fn record_suffix(path: &Path, suffixes: &[&'static str]) -> Option<&'static str> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = name.strip_suffix(".xz").unwrap_or(&name);
+    suffixes.iter().copied().find(|s| name.ends_with(s))
+}
+
 /// Opens a file for reading, decompressing it when its name ends in `.xz`.
 pub fn open_text(path: &Path) -> std::io::Result<Box<dyn BufRead + Send>> {
     let file = File::open(path)?;
-    if path.extension().is_some_and(|e| e == "xz") {
+    // Case-insensitive, as `record_suffix` is: `GAMES.CSA.XZ` is compressed too.
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xz"))
+    {
         // xz2 binds liblzma: several times faster than a pure-Rust decoder on the 5 MB game files.
         Ok(Box::new(BufReader::with_capacity(
             1 << 16,

@@ -2,8 +2,13 @@
 //! the MMTO paper's §4.3 does (skip the opening plies, drop positions with one legal move; positions
 //! with an easy mate are dropped later by step 1), deduplicated by Zobrist key (§3.5.6), and split
 //! into a training and a test set by game with a seed.
+//!
+//! Records come in any format the game's readers know (`GameRecords`): the line format, CSA and KIF
+//! for shogi, PGN and EPD for chess, each optionally `.xz`-compressed. Every record read is one game
+//! for the split, whatever the file holds (a KIF file one game, a PGN file many, an EPD file one
+//! position per entry).
 
-use crate::game::records::{LineReader, Record, RecordError};
+use crate::game::records::{record_suffix, GameRecords, RecordError, RecordStream};
 use crate::game::Game;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -45,6 +50,8 @@ pub struct Dataset<G: Game> {
     pub games_read: usize,
     pub duplicates: usize,
     pub single_move: usize,
+    /// Files in the given directories that are not record files of this game, ignored.
+    pub ignored_files: usize,
 }
 
 /// SplitMix64: a small, well-mixed deterministic generator for splits, sampling and steps.
@@ -67,19 +74,25 @@ impl Rng {
     }
 }
 
-/// Expands directories into the record files inside them (sorted, so the order is reproducible).
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// Expands directories into the record files inside them, recursively and sorted (so the order is
+/// reproducible). Files in a directory whose names are not record files of game `G`
+/// (`GameRecords::RECORD_SUFFIXES`, `.xz` allowed) are ignored, logged and counted in `ignored`; a
+/// file named on its own must be a record file.
+fn expand<G: GameRecords>(paths: &[PathBuf], ignored: &mut usize) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
+    let mut visited = HashSet::new();
     for p in paths {
         if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| is_record_file(f))
-                .collect();
-            entries.sort();
-            out.extend(entries);
+            walk::<G>(p, &mut out, ignored, &mut visited)?;
         } else if p.exists() {
+            if !is_record_file::<G>(p) {
+                return Err(format!(
+                    "{}: not a {} record file: the learner reads {} (optionally .xz)",
+                    p.display(),
+                    G::NAME,
+                    G::RECORD_SUFFIXES.join(", ")
+                ));
+            }
             out.push(p.clone());
         } else {
             return Err(format!("{}: no such file or directory", p.display()));
@@ -88,23 +101,52 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-fn is_record_file(p: &Path) -> bool {
-    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    !name.contains(".meta.") && (name.ends_with(".txt") || name.ends_with(".txt.xz"))
+fn walk<G: GameRecords>(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    ignored: &mut usize,
+    visited: &mut HashSet<PathBuf>,
+) -> Result<(), String> {
+    // Each directory is entered once: a symbolic link back up the tree would recurse forever.
+    let real = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    if !visited.insert(real) {
+        return Ok(());
+    }
+    let mut entries = std::fs::read_dir(dir)
+        .and_then(|rd| {
+            rd.map(|e| e.map(|e| e.path()))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk::<G>(&p, out, ignored, visited)?;
+        } else if is_record_file::<G>(&p) {
+            out.push(p);
+        } else {
+            log::info!(
+                "{}: not a {} record file ({}), ignored",
+                p.display(),
+                G::NAME,
+                G::RECORD_SUFFIXES.join(", ")
+            );
+            *ignored += 1;
+        }
+    }
+    Ok(())
 }
 
-/// A stream of records, malformed ones as errors.
-type Records<G> = Box<dyn Iterator<Item = Result<Record<G>, RecordError>>>;
+fn is_record_file<G: GameRecords>(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    // `games.meta.txt`-style side files describe a data file; they hold no games.
+    !name.contains(".meta.") && record_suffix(p, G::RECORD_SUFFIXES).is_some()
+}
 
-fn read_file<G: Game>(path: &Path) -> Result<Records<G>, String> {
-    if !is_record_file(path) {
-        return Err(format!(
-            "{}: the learner reads the line format (.txt, .txt.xz); convert other formats first",
-            path.display()
-        ));
-    }
-    let reader = LineReader::<G, _>::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Box::new(reader))
+fn read_file<G: GameRecords>(path: &Path) -> Result<RecordStream<G>, String> {
+    G::open_records(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 enum Dest {
@@ -114,7 +156,7 @@ enum Dest {
 }
 
 /// Reads, filters, deduplicates and splits the data.
-pub fn load<G: Game>(opts: &DataOptions) -> Result<Dataset<G>, String> {
+pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
     let mut ds = Dataset {
         train: Vec::new(),
         test: Vec::new(),
@@ -122,15 +164,24 @@ pub fn load<G: Game>(opts: &DataOptions) -> Result<Dataset<G>, String> {
         games_read: 0,
         duplicates: 0,
         single_move: 0,
+        ignored_files: 0,
     };
     let mut seen_train = HashSet::new();
     let mut seen_test = HashSet::new();
     let mut rng = Rng(opts.seed ^ 0x5eed_5eed);
+    let ignored = &mut ds.ignored_files;
     let groups = [
-        (expand(&opts.train_files)?, Dest::Train),
-        (expand(&opts.split_files)?, Dest::Split),
-        (expand(&opts.test_files)?, Dest::Test),
+        (expand::<G>(&opts.train_files, ignored)?, Dest::Train),
+        (expand::<G>(&opts.split_files, ignored)?, Dest::Split),
+        (expand::<G>(&opts.test_files, ignored)?, Dest::Test),
     ];
+    if ds.ignored_files > 0 {
+        log::info!(
+            "{} files in the data directories are not {} record files and were ignored",
+            ds.ignored_files,
+            G::NAME
+        );
+    }
     let mut moves = Vec::new();
     for (files, dest) in &groups {
         for path in files {

@@ -43,13 +43,19 @@ pub struct LearnArgs {
 
 pub const USAGE: &str = "\
 learn <mmto|ct> --game <shogi|chess> --out DIR [options]
-  data:    --data FILE|DIR[,...]        training records (line format .txt / .txt.xz)
+  data:    --data FILE|DIR[,...]        training records
            --split FILE|DIR[,...]       records split by game into train and test (--test-fraction)
            --test FILE|DIR[,...]        test-only records
+           formats by file name, each also .xz-compressed: line format .txt (both games); shogi
+           CSA .csa, KIF .kif .kifu; chess PGN .pgn, EPD .epd (an entry is one position whose move
+           is its sm, else its bm if that names one move; other entries are skipped as malformed).
+           A DIR is searched recursively; files in it of other kinds are ignored (and counted).
+           Malformed records are skipped and reported with file and line.
            --test-fraction F (0.1)  --seed N (1)  --min-plies N (0)  --skip-plies N (0)
            --max-positions N (all)  --max-test N (all)
   model:   --tables A[,B,C,D] or names (material,kp,kkp,kpp / material,kp,positional)  (A)
-           --init FILE (weight file with direct tables, or a learner params.bin)
+           --init FILE (a weight file of the feature set, expanded shogi tables folded back
+           into the learner's parameters; or a learner params.bin)
            --material-init V (every piece value V, e.g. 500 for the paper's §4.2)
            --keep-defaults A[,..] (only these tables start from their initial values, others at 0)
   method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (7/a: 256 shogi)

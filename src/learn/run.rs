@@ -10,6 +10,7 @@ use crate::cli::rules_dump::json_str;
 use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
 use crate::eval::FeatureSet;
+use crate::game::records::GameRecords;
 use crate::game::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
@@ -35,37 +36,24 @@ fn f(x: f64) -> String {
 }
 
 /// Initial parameters: the embedded defaults where a default table holds independent parameters
-/// directly (material, positional), zero elsewhere; or from `--init` (a learner params file or a
-/// weight file whose tables are all direct); then `--material-init` if given.
+/// directly (material, positional), zero elsewhere; or from `--init` (a learner params file, or any
+/// weight file of the feature set: expanded tables are folded back into their independent
+/// parameters, `FeatureSet::fold`); then `--keep-defaults` and `--material-init` if given.
 pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec<i32>, String> {
     let n = F::num_params();
     let mut params = vec![0i32; n];
     let ranges = Learned::table_ranges::<G, F>();
-    let copy_tables = |params: &mut Vec<i32>,
-                       get: &dyn Fn(usize) -> Option<Vec<i32>>,
-                       strict: bool|
-     -> Result<(), String> {
-        for (t, (name, a, b)) in ranges.iter().enumerate() {
-            match get(t) {
-                Some(v) if v.len() == b - a => params[*a..*b].copy_from_slice(&v),
-                Some(_) if strict => {
-                    return Err(format!(
-                        "table '{name}' is stored expanded; pass the learner's params.bin instead"
-                    ))
-                }
-                _ => {}
-            }
-        }
-        Ok(())
-    };
     match &args.init {
         None => {
+            // Default tables stored expanded (none today) have no direct values: they start at 0.
             let defaults = F::default_tables();
-            copy_tables(
-                &mut params,
-                &|t| defaults.get(t).and_then(|d| d.as_ref()).map(table_values),
-                false,
-            )?;
+            for (t, (_, a, b)) in ranges.iter().enumerate() {
+                if let Some(v) = defaults.get(t).and_then(|d| d.as_ref()).map(table_values) {
+                    if v.len() == b - a {
+                        params[*a..*b].copy_from_slice(&v);
+                    }
+                }
+            }
         }
         Some(path)
             if path.extension().is_some_and(|e| e == "params") || path.ends_with("params.bin") =>
@@ -74,22 +62,8 @@ pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec
         }
         Some(path) => {
             let w = Weights::load::<G, F>(path, crate::eval::weights::Verify::All)?;
-            let specs = F::tables();
-            copy_tables(
-                &mut params,
-                &|t| {
-                    if !w.has(t) {
-                        return None;
-                    }
-                    Some(match specs[t].elem {
-                        crate::eval::format::Elem::I16 => {
-                            w.i16(t).iter().map(|&x| x as i32).collect()
-                        }
-                        crate::eval::format::Elem::I32 => w.i32(t).to_vec(),
-                    })
-                },
-                true,
-            )?;
+            params = F::fold(&w).map_err(|e| format!("{}: {e}", path.display()))?;
+            warn_if_saturated::<G, F>(path, &params);
         }
     }
     if let Some(keep) = &args.keep_defaults {
@@ -113,6 +87,24 @@ pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec
     Ok(params)
 }
 
+/// A 16-bit table entry at the end of its range may be a learner value that `expand` saturated:
+/// the file cannot tell, the run's params.bin has the exact value.
+fn warn_if_saturated<G: Game, F: FeatureSet<G>>(path: &Path, params: &[i32]) {
+    for (t, (name, a, b)) in Learned::table_ranges::<G, F>().into_iter().enumerate() {
+        let narrow = F::tables()
+            .get(t)
+            .is_some_and(|s| s.elem == crate::eval::format::Elem::I16);
+        let extreme = |v: &i32| *v == i16::MAX as i32 || *v == i16::MIN as i32;
+        if narrow && params[a..b].iter().any(extreme) {
+            log::warn!(
+                "{}: table '{name}' has entries at the limit of 16 bits; if they were saturated \
+                 when the file was written, the run's params.bin holds the exact values",
+                path.display()
+            );
+        }
+    }
+}
+
 fn table_values(t: &crate::eval::weights::OwnedTable) -> Vec<i32> {
     match t {
         crate::eval::weights::OwnedTable::I16(v) => v.iter().map(|&x| x as i32).collect(),
@@ -121,7 +113,7 @@ fn table_values(t: &crate::eval::weights::OwnedTable) -> Vec<i32> {
 }
 
 /// Runs the learner; `out` receives human-readable progress lines (the console or stdout).
-pub fn run<G: Game, F: FeatureSet<G>>(
+pub fn run<G: GameRecords, F: FeatureSet<G>>(
     args: &LearnArgs,
     out: &mut dyn Write,
 ) -> Result<RunSummary, String> {
@@ -147,6 +139,15 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         data.errors.len(),
         t0.elapsed().as_secs_f64()
     );
+    if data.ignored_files > 0 {
+        let _ = writeln!(
+            out,
+            "info string learn: ignored {} files in the data directories that are not {} record files ({})",
+            data.ignored_files,
+            G::NAME,
+            G::RECORD_SUFFIXES.join(", ")
+        );
+    }
     if data.train.is_empty() {
         return Err("no training positions".into());
     }

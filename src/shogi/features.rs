@@ -842,6 +842,53 @@ impl FeatureSet<ShogiPos> for Bonanza {
         ])
     }
 
+    fn fold(w: &Weights) -> Result<Vec<i32>, String> {
+        let mut params = vec![0i32; N_PARAMS];
+        // Required and checked to be 13 long when the file was loaded.
+        let material = w.i32(T_MATERIAL);
+        if material.len() != N_MATERIAL {
+            return Err(format!("table 'material' has {} entries", material.len()));
+        }
+        params[..N_MATERIAL].copy_from_slice(material);
+        let (kp, rest) = params[OFF_KP..].split_at_mut(N_KP);
+        let (kkp, kpp) = rest.split_at_mut(N_KKP);
+        fold_tied(
+            w.i16(T_KP),
+            kp,
+            "kp",
+            |e| Some(kp_param(e / FE, e % FE)),
+            |e| format!("kp[{}][{}]", e / FE, e % FE),
+        )?;
+        fold_tied(
+            w.i16(T_KKP),
+            kkp,
+            "kkp",
+            |e| Some(kkp_param(e / (81 * KKP_END), e / KKP_END % 81, e % KKP_END)),
+            |e| {
+                format!(
+                    "kkp[{}][{}][{}]",
+                    e / (81 * KKP_END),
+                    e / KKP_END % 81,
+                    e % KKP_END
+                )
+            },
+        )?;
+        fold_tied(
+            w.i16(T_KPP),
+            kpp,
+            "kpp",
+            |e| {
+                let (k, a, b) = (e / (FE * FE), e / FE % FE, e % FE);
+                // The diagonal (a condition paired with itself) is no parameter: `expand` writes
+                // zero there and the evaluation never reads it (a position's conditions are
+                // distinct), so whatever a file holds there changes nothing and is skipped.
+                (a != b).then(|| kpp_param(k, a, b))
+            },
+            |e| format!("kpp[{}][{}][{}]", e / (FE * FE), e / FE % FE, e % FE),
+        )?;
+        Ok(params)
+    }
+
     fn default_tables() -> Vec<Option<OwnedTable>> {
         vec![
             Some(OwnedTable::I32(BONANZA_MATERIAL.to_vec())),
@@ -863,6 +910,44 @@ impl FeatureSet<ShogiPos> for Bonanza {
             ("kpp", (i - OFF_KPP) as u32)
         }
     }
+}
+
+/// Folds one expanded table (empty = absent, all zeros) into its block of independent parameters:
+/// the first entry of each parameter sets it, and every other entry tied to it (its mirror image,
+/// KPP's transposed pair) must hold the same value. A file that breaks the tie is refused rather
+/// than averaged: it was not written from parameters (`expand` cannot produce it), so it evaluates
+/// mirror positions differently and no parameter vector reproduces it; starting the learner from a
+/// silently changed evaluation would hide that. The error names the first such entry (in table
+/// order) and the earlier entry it disagrees with.
+fn fold_tied(
+    table: &[i16],
+    block: &mut [i32],
+    name: &str,
+    param_of: impl Fn(usize) -> Option<usize>,
+    describe: impl Fn(usize) -> String,
+) -> Result<(), String> {
+    let mut seen = vec![0u64; block.len().div_ceil(64)];
+    for (e, &v) in table.iter().enumerate() {
+        let Some(p) = param_of(e) else {
+            continue;
+        };
+        let v = v as i32;
+        if seen[p / 64] & (1 << (p % 64)) == 0 {
+            seen[p / 64] |= 1 << (p % 64);
+            block[p] = v;
+        } else if block[p] != v {
+            let first = (0..e).find(|&x| param_of(x) == Some(p)).unwrap_or(e);
+            return Err(format!(
+                "table '{name}' does not fold into the learner's parameters: {} (index {e}) is {v} \
+                 but {} (index {first}), tied to the same parameter (mirror image or transposed \
+                 pair), is {}",
+                describe(e),
+                describe(first),
+                block[p]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Random independent parameters (benchmarks and tests): Bonanza's piece values plus noise in

@@ -1,10 +1,11 @@
 //! EPD lines (test suites): `<4 FEN fields> [<halfmove> <fullmove>] op args; op args; ...`, and the
-//! perft form `<FEN> ;D1 20 ;D2 400 ;id "x"`. Understood operations: `bm` and `am` (SAN moves,
-//! checked legal), `id`, `Dn` (perft counts); every operation is also kept as text in `ops`.
+//! perft form `<FEN> ;D1 20 ;D2 400 ;id "x"`. Understood operations: `bm`, `am` and `sm` (SAN
+//! moves, checked legal), `id`, `Dn` (perft counts); every operation is also kept as text in `ops`.
+//! `EpdRecords` reads the entries as one-move game records (the learner's input).
 
 use crate::chess::records::pgn::parse_san;
 use crate::chess::ChessPos;
-use crate::game::records::{NumberedLines, RecordError};
+use crate::game::records::{NumberedLines, Record, RecordError};
 use crate::game::{Game, RulesError};
 use std::io::BufRead;
 
@@ -14,6 +15,8 @@ pub struct EpdEntry {
     pub pos: ChessPos,
     pub bm: Vec<cozy_chess::Move>,
     pub am: Vec<cozy_chess::Move>,
+    /// The supplied move (`sm`): the move played in the position, e.g. in a game.
+    pub sm: Option<cozy_chess::Move>,
     pub id: Option<String>,
     /// (depth, leaf count) from `Dn` operations.
     pub perft: Vec<(u32, u64)>,
@@ -76,6 +79,7 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
         pos,
         bm: Vec::new(),
         am: Vec::new(),
+        sm: None,
         id: None,
         perft: Vec::new(),
         ops: Vec::new(),
@@ -94,6 +98,14 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
                         entry.am.push(mv);
                     }
                 }
+            }
+            "sm" => {
+                let [san] = args.split_whitespace().collect::<Vec<_>>()[..] else {
+                    return Err(err(format!("sm needs exactly one move, found '{args}'")));
+                };
+                let mv =
+                    parse_san(&entry.pos, san).map_err(|e| err(format!("sm {san}: {}", e.0)))?;
+                entry.sm = Some(mv);
             }
             "id" => entry.id = Some(args.trim_matches('"').to_string()),
             c if c.len() > 1 && c.starts_with('D') && c[1..].parse::<u32>().is_ok() => {
@@ -114,6 +126,8 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
 pub struct EpdReader<R: BufRead> {
     file: String,
     lines: NumberedLines<R>,
+    /// Line number of the last entry returned (0 before the first).
+    line: usize,
 }
 
 impl<R: BufRead> EpdReader<R> {
@@ -121,7 +135,18 @@ impl<R: BufRead> EpdReader<R> {
         EpdReader {
             file: file.into(),
             lines: NumberedLines::new(reader),
+            line: 0,
         }
+    }
+
+    /// The file name errors are reported under.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// 1-based line number of the last entry returned.
+    pub fn line(&self) -> usize {
+        self.line
     }
 }
 
@@ -142,10 +167,57 @@ impl<R: BufRead> Iterator for EpdReader<R> {
             Ok(x) => x,
             Err(e) => return Some(Err(e)),
         };
+        self.line = n;
         Some(parse_epd(&line).map_err(|e| RecordError {
             file: self.file.clone(),
             line: n,
             message: e.0,
         }))
+    }
+}
+
+/// The entries of an EPD file as one-move records: the position and the move to learn from. That
+/// move is the `sm` operation (the supplied move, i.e. the one played) when there is one, else the
+/// `bm` operation when it names exactly one move: a suite's single best move is as good as an
+/// expert's. An entry with neither (a perft line, several best moves, only `am`) has no move to
+/// learn from and is an error naming its line, so that a wrong file given to the learner is seen.
+pub struct EpdRecords<R: BufRead> {
+    reader: EpdReader<R>,
+}
+
+impl<R: BufRead> EpdRecords<R> {
+    pub fn new(reader: EpdReader<R>) -> Self {
+        EpdRecords { reader }
+    }
+}
+
+impl<R: BufRead> Iterator for EpdRecords<R> {
+    type Item = Result<Record<ChessPos>, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let entry = match self.reader.next()? {
+            Ok(e) => e,
+            Err(e) => return Some(Err(e)),
+        };
+        let mv = match (entry.sm, entry.bm.as_slice()) {
+            (Some(mv), _) | (None, &[mv]) => mv,
+            (None, bm) => {
+                return Some(Err(RecordError {
+                    file: self.reader.file().to_string(),
+                    line: self.reader.line(),
+                    message: format!(
+                        "no move to learn from: the entry needs an sm operation or a bm with one \
+                         move (it has {} bm moves)",
+                        bm.len()
+                    ),
+                }))
+            }
+        };
+        let mut record = Record::new(entry.pos);
+        record.moves.push(mv);
+        if let Some(id) = entry.id {
+            record.meta.push(("id".into(), id));
+        }
+        Some(Ok(record))
     }
 }

@@ -5,19 +5,26 @@ pub mod epd;
 pub mod pgn;
 
 use crate::chess::ChessPos;
-use crate::game::records::{LineReader, Record, RecordError};
+use crate::game::records::{record_suffix, GameRecords, LineReader, RecordStream};
 use std::path::Path;
 
-/// A streaming reader over the games of a chess file: `.pgn` (optionally `.pgn.xz`) or the line
-/// format (`.txt`, `.txt.xz`).
-pub fn open(
-    path: &Path,
-) -> std::io::Result<Box<dyn Iterator<Item = Result<Record<ChessPos>, RecordError>> + Send>> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    let name = name.strip_suffix(".xz").unwrap_or(&name);
-    Ok(if name.ends_with(".pgn") {
-        Box::new(pgn::PgnReader::open(path)?)
-    } else {
-        Box::new(LineReader::<ChessPos, _>::open(path)?)
+/// The file-name endings of the chess record formats (`.xz` may follow).
+pub const SUFFIXES: &[&str] = &[".pgn", ".epd", ".txt"];
+
+/// A streaming reader over the games of a chess file: `.pgn`, `.epd` (each entry a one-move record:
+/// `epd::EpdRecords`) or the line format (`.txt`, and any other name); `.xz` is decompressed first.
+pub fn open(path: &Path) -> std::io::Result<RecordStream<ChessPos>> {
+    Ok(match record_suffix(path, SUFFIXES) {
+        Some(".pgn") => Box::new(pgn::PgnReader::open(path)?),
+        Some(".epd") => Box::new(epd::EpdRecords::new(epd::EpdReader::open(path)?)),
+        _ => Box::new(LineReader::<ChessPos, _>::open(path)?),
     })
+}
+
+impl GameRecords for ChessPos {
+    const RECORD_SUFFIXES: &'static [&'static str] = SUFFIXES;
+
+    fn open_records(path: &Path) -> std::io::Result<RecordStream<Self>> {
+        open(path)
+    }
 }

@@ -4,22 +4,27 @@
 pub mod csa;
 pub mod kif;
 
-use crate::game::records::{LineReader, Record, RecordError};
+use crate::game::records::{record_suffix, GameRecords, LineReader, RecordStream};
 use crate::shogi::ShogiPos;
 use std::path::Path;
 
+/// The file-name endings of the shogi record formats (`.xz` may follow).
+pub const SUFFIXES: &[&str] = &[".csa", ".kif", ".kifu", ".txt"];
+
 /// A streaming reader over the records of a shogi file, chosen by its extension (`.xz` is
 /// decompressed first: `games.csa.xz` is a CSA file).
-pub fn open(
-    path: &Path,
-) -> std::io::Result<Box<dyn Iterator<Item = Result<Record<ShogiPos>, RecordError>> + Send>> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    let name = name.strip_suffix(".xz").unwrap_or(&name);
-    Ok(if name.ends_with(".csa") {
-        Box::new(csa::CsaReader::open(path)?)
-    } else if name.ends_with(".kif") || name.ends_with(".kifu") {
-        Box::new(kif::KifReader::open(path)?)
-    } else {
-        Box::new(LineReader::<ShogiPos, _>::open(path)?)
+pub fn open(path: &Path) -> std::io::Result<RecordStream<ShogiPos>> {
+    Ok(match record_suffix(path, SUFFIXES) {
+        Some(".csa") => Box::new(csa::CsaReader::open(path)?),
+        Some(".kif" | ".kifu") => Box::new(kif::KifReader::open(path)?),
+        _ => Box::new(LineReader::<ShogiPos, _>::open(path)?),
     })
+}
+
+impl GameRecords for ShogiPos {
+    const RECORD_SUFFIXES: &'static [&'static str] = SUFFIXES;
+
+    fn open_records(path: &Path) -> std::io::Result<RecordStream<Self>> {
+        open(path)
+    }
 }

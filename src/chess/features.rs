@@ -3,7 +3,12 @@
 //! count, passed pawns by rank, isolated and doubled pawns, king shelter, king-zone attacks by
 //! piece type, bishop pair, rook on an open or half-open file, tempo). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
-//! evaluation `trunc((Σ mg·phase + Σ eg·(24 − phase)) / 24)`, still linear in the weights.
+//! evaluation `trunc((Σ mg·phase + Σ eg·(24 − phase)) / (24·32))`, still linear in the weights.
+//!
+//! Weights are in 1/32 centipawn (`WEIGHT_UNIT`), as Bonanza's shogi tables are in 1/32 of its
+//! unit (FV_SCALE): the learner moves a weight by one grid step at a time, and with whole
+//! centipawns 32 reuse steps could move a KP weight by 32 cp per iteration, far past what one
+//! step 1 supports (MMTO's chess weights ran away and lost 280 Elo; see docs/learning/REPORT.md).
 //!
 //! Anti-symmetry by construction: white's terms are computed on the board as white sees it and
 //! black's on the board turned around (ranks flipped), and black's are subtracted. Material and KP
@@ -22,6 +27,8 @@ use cozy_chess::{
 pub struct ChessFeatures;
 
 pub const PHASE_MAX: i32 = 24;
+/// Weights per centipawn (the fixed-point resolution of every table).
+pub const WEIGHT_UNIT: i32 = 32;
 pub const T_MATERIAL: usize = 0;
 pub const T_KP: usize = 1;
 pub const T_POS: usize = 2;
@@ -263,7 +270,7 @@ impl ChessFeatures {
         let sum = mg * phase as i64 + eg * (PHASE_MAX - phase) as i64;
         scale_sum(
             sum.clamp(-(i32::MAX as i64), i32::MAX as i64) as i32,
-            PHASE_MAX,
+            Self::SCALE,
         )
     }
 }
@@ -304,8 +311,9 @@ fn side_sign(pos: &ChessPos) -> i32 {
 
 impl FeatureSet<ChessPos> for ChessFeatures {
     const NAME: &'static str = "kishi-chess";
-    const VERSION: u32 = 1;
-    const SCALE: i32 = PHASE_MAX;
+    // Version 2: weights in 1/32 centipawn (version 1 files were in centipawns).
+    const VERSION: u32 = 2;
+    const SCALE: i32 = PHASE_MAX * WEIGHT_UNIT;
     type Acc = ChessAcc;
 
     fn tables() -> &'static [TableSpec] {
@@ -463,7 +471,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
 
     fn default_tables() -> Vec<Option<OwnedTable>> {
         vec![
-            Some(OwnedTable::I32(DEFAULT_MATERIAL.concat())),
+            Some(OwnedTable::I32(default_material())),
             None,
             Some(OwnedTable::I32(default_positional())),
         ]
@@ -485,7 +493,17 @@ impl FeatureSet<ChessPos> for ChessFeatures {
 /// gain value in the endgame, minor pieces lose a little (eval_weights/README.md).
 pub const DEFAULT_MATERIAL: [[i32; 5]; 2] = [[100, 320, 330, 500, 900], [120, 300, 320, 520, 900]];
 
-/// Hand-set positional weights of the embedded default (eval_weights/README.md says why).
+/// The default material table in weight units.
+pub fn default_material() -> Vec<i32> {
+    DEFAULT_MATERIAL
+        .concat()
+        .into_iter()
+        .map(|v| v * WEIGHT_UNIT)
+        .collect()
+}
+
+/// Hand-set positional weights of the embedded default (eval_weights/README.md says why), set in
+/// centipawns below and returned in weight units.
 pub fn default_positional() -> Vec<i32> {
     let mut t = vec![0i32; 2 * N_POS];
     for ph in 0..2 {
@@ -519,6 +537,7 @@ pub fn default_positional() -> Vec<i32> {
         p[P_ROOK_SEMI] = if ph == 0 { 12 } else { 5 };
         p[P_TEMPO] = if ph == 0 { 15 } else { 5 };
     }
+    t.iter_mut().for_each(|v| *v *= WEIGHT_UNIT);
     t
 }
 
@@ -545,10 +564,10 @@ pub fn positional_name(t: usize) -> String {
 }
 
 /// Random parameters (tests and benchmarks): the default material and positional weights plus
-/// noise in ±8, KP uniform in ±`spread`. Deterministic in `seed`.
+/// noise in ±8 weight units, KP uniform in ±`spread` weight units. Deterministic in `seed`.
 pub fn random_params(seed: u64, spread: i32) -> Vec<i32> {
     let mut rng = crate::eval::rng::SplitMix64::new(seed);
-    let mut p: Vec<i32> = DEFAULT_MATERIAL.concat();
+    let mut p: Vec<i32> = default_material();
     p.iter_mut().for_each(|v| *v += rng.symmetric(8));
     for _ in 0..N_KP {
         p.push(rng.symmetric(spread));

@@ -610,10 +610,19 @@ pub fn mmto_update(
 }
 
 /// Comparison training's update: gradient descent on real-valued shadow weights, rounded for play.
-pub fn ct_update(w: &mut [i32], shadow: &mut [f64], grad: &[f64], cfg: &LearnConfig) -> UpdateInfo {
+pub fn ct_update(
+    w: &mut [i32],
+    shadow: &mut [f64],
+    grad: &[f64],
+    scale: i32,
+    cfg: &LearnConfig,
+) -> UpdateInfo {
     let mut info = UpdateInfo::default();
+    // The rate is per evaluation unit: in weight units the gradient is 1/scale of the gradient per
+    // evaluation unit, and a step moves the evaluation by 1/scale of itself, hence scale².
+    let rate = cfg.ct_rate * (scale as f64) * (scale as f64);
     for i in 0..w.len() {
-        shadow[i] -= cfg.ct_rate * grad[i];
+        shadow[i] -= rate * grad[i];
         let r = shadow[i].round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
         if r != w[i] {
             w[i] = r;

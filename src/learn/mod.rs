@@ -60,8 +60,9 @@ learn <mmto|ct> --game <shogi|chess> --out DIR [options]
            --keep-defaults A[,..] (only these tables start from their initial values, others at 0)
   method:  --iterations N (40)  --reuse N (32)  --depth D (1 = quiescence)  --window W (7/a: 256 shogi)
            --a A  --l1 L  --step 1|2|random  --piece-sum S|none  (game defaults: shogi a 0.0273,
-           l1 0.00625, sum 6500; chess a 0.00341, l1 0.156, no constraint)
-           --ct-rate R (0.5)  --ct-scale K (0.0025)  --ct-c C (2)
+           l1 0.00625, sum 6500; chess a 0.00341, l1 0.156/32, no constraint; weights and
+           l1 are per weight unit: 1/32 of Bonanza's unit, 1/32 centipawn)
+           --ct-rate R (0.00087, per evaluation unit²)  --ct-scale K (0.0025)  --ct-c C (2)
   run:     --threads N (1)  --resume  --quiet
 ";
 
@@ -233,13 +234,16 @@ impl LearnArgs {
             window: num("window", get("window"), window_for(a))?,
             threads: threads.clamp(1, 256),
             a,
-            l1: num("l1", get("l1"), if shogi { 0.00625 } else { 0.156 })?,
+            // The paper's chess λ1 (0.156) is per centipawn of Crafty's weights; kishi's chess
+            // weights are in 1/32 cp, so the same regularisation is 0.156/32 per weight unit.
+            l1: num("l1", get("l1"), if shogi { 0.00625 } else { 0.156 / 32.0 })?,
             step,
             piece_sum,
             seed: num("seed", get("seed"), 1)?,
             resume: flags.iter().any(|f| f == "resume"),
             quiet: flags.iter().any(|f| f == "quiet"),
-            ct_rate: num("ct-rate", get("ct-rate"), 0.5)?,
+            // 0.5 per centipawn² at chess's old whole-centipawn scale of 24: 0.5 / 24².
+            ct_rate: num("ct-rate", get("ct-rate"), 0.00087)?,
             ct_scale: num("ct-scale", get("ct-scale"), 0.0025)?,
             ct_c: num("ct-c", get("ct-c"), 2.0)?,
         })

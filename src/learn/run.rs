@@ -247,31 +247,25 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             .map(|l| params[learned.global(l)])
             .collect();
         let s2 = Instant::now();
-        let mut first = None;
-        let mut last_obj = mmto::Objective::default();
+        let mut j_before = f64::NAN;
         let mut lambda0 = 0.0;
-        for _ in 0..cfg.reuse.max(1) {
+        for r in 0..cfg.reuse.max(1) {
             let obj = mmto::objective(&train_data, &w, F::SCALE, &cfg);
+            if r == 0 {
+                j_before = obj.j / obj.pairs.max(1) as f64;
+            }
             let info = match cfg.method {
                 Method::Mmto => mmto::mmto_update(&mut w, &obj.grad, &learned, &cfg, &mut rng),
-                Method::Ct => mmto::ct_update(&mut w, &mut shadow, &obj.grad, &cfg),
+                Method::Ct => mmto::ct_update(&mut w, &mut shadow, &obj.grad, F::SCALE, &cfg),
             };
             lambda0 = info.lambda0;
-            if first.is_none() {
-                first = Some(obj.clone());
-            }
-            last_obj = obj;
         }
         let final_obj = mmto::objective(&train_data, &w, F::SCALE, &cfg);
         let step23_secs = s2.elapsed().as_secs_f64();
         for (l, &v) in w.iter().enumerate() {
             params[learned.global(l)] = v;
         }
-        let _ = last_obj;
         let pairs = final_obj.pairs.max(1) as f64;
-        let j_before = first
-            .as_ref()
-            .map_or(f64::NAN, |o| o.j / o.pairs.max(1) as f64);
         let j_after = final_obj.j / pairs;
         let j_r = mmto::l1_term(&w, &learned, cfg.l1) / pairs;
 

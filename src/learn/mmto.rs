@@ -415,7 +415,8 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            // A worker's panic is a bug: pass it on rather than learn from partial results.
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
     .unwrap_or_default();
@@ -511,7 +512,8 @@ pub fn objective(data: &[PositionData], w: &[i32], scale: i32, cfg: &LearnConfig
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            // A worker's panic is a bug: pass it on rather than learn from partial results.
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
     .unwrap_or_default();

@@ -230,6 +230,14 @@ fn one_thread_and_a_seed_give_identical_weight_files_and_resume_is_exact() {
     run::run::<ShogiPos, Bonanza>(&args(&b, &data, 3, &[]), &mut sink).unwrap();
     let wa = std::fs::read(a.join("weights.kwt")).unwrap();
     assert_eq!(wa, std::fs::read(b.join("weights.kwt")).unwrap());
+    // Workers take positions from a shared counter: two threads learn exactly what one does.
+    let t2 = base.join("t2");
+    run::run::<ShogiPos, Bonanza>(&args(&t2, &data, 3, &["--threads", "2"]), &mut sink).unwrap();
+    assert!(
+        std::fs::read(t2.join("params.bin")).unwrap()
+            == std::fs::read(a.join("params.bin")).unwrap(),
+        "two threads learned other weights than one"
+    );
     // Interrupted after one iteration, then resumed to three.
     run::run::<ShogiPos, Bonanza>(&args(&c, &data, 1, &[]), &mut sink).unwrap();
     let first = std::fs::read(c.join("weights.kwt")).unwrap();
@@ -254,5 +262,105 @@ fn one_thread_and_a_seed_give_identical_weight_files_and_resume_is_exact() {
         .unwrap();
     assert_eq!(p[..13].iter().sum::<i32>(), 6500);
     assert!(p[..13].iter().any(|&v| v != 500));
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// `args` with the games split into training and test sets instead of all training.
+fn split_args(dir: &Path, data: &Path, iterations: usize, extra: &[&str]) -> LearnArgs {
+    let mut a = args(dir, data, iterations, extra);
+    a.data.split_files = std::mem::take(&mut a.data.train_files);
+    a
+}
+
+/// `"name":value` of a metrics line (value as text).
+fn field<'a>(line: &'a str, name: &str) -> &'a str {
+    let key = format!("\"{name}\":");
+    let at = line.find(&key).unwrap() + key.len();
+    let rest = &line[at..];
+    &rest[..rest.find([',', '}']).unwrap()]
+}
+
+#[test]
+fn best_kwt_holds_the_best_measured_weights_and_patience_stops_the_run() {
+    let base = tmpdir("best");
+    let data = data_file(&base);
+    let (a, b, c) = (base.join("a"), base.join("b"), base.join("c"));
+    let mut sink = Vec::new();
+    let opts = [
+        "--test-fraction",
+        "0.5",
+        "--reuse",
+        "1",
+        "--max-positions",
+        "60",
+        "--max-test",
+        "60",
+        "--patience",
+        "2",
+    ];
+    let s = run::run::<ShogiPos, Bonanza>(&split_args(&a, &data, 30, &opts), &mut sink).unwrap();
+    eprintln!("{}", s.describe());
+    assert!(s.best.agreement >= 0.0, "a test set was measured");
+    // The run stops two measurements after its best one.
+    assert!(
+        s.stopped_early,
+        "agreement on 1-2 games cannot rise 30 times"
+    );
+    assert_eq!(s.iterations_done, s.best.updates as usize + 3);
+    // Every metrics line carries the running maximum of the test agreement it measured.
+    let text = std::fs::read_to_string(a.join("metrics.jsonl")).unwrap();
+    let mut max = -1.0f64;
+    for (k, line) in text.lines().enumerate() {
+        assert_eq!(field(line, "weights_measured"), k.to_string());
+        let t: f64 = field(line, "agreement_test").parse().unwrap();
+        max = max.max(t);
+        assert_eq!(field(line, "best_test").parse::<f64>().unwrap(), max);
+    }
+    // best.kwt is byte for byte the weight file of a plain run with that many updates.
+    let k = s.best.updates as usize;
+    let plain = &opts[..8];
+    run::run::<ShogiPos, Bonanza>(&split_args(&b, &data, k, plain), &mut sink).unwrap();
+    let expected = b.join(if k == 0 { "initial.kwt" } else { "weights.kwt" });
+    let best = std::fs::read(a.join("best.kwt")).unwrap();
+    assert!(best == std::fs::read(expected).unwrap(), "best.kwt differs");
+    // An interrupted run resumes with its best-so-far and stops at the same point.
+    run::run::<ShogiPos, Bonanza>(&split_args(&c, &data, 1, &opts), &mut sink).unwrap();
+    let mut resume = opts.to_vec();
+    resume.push("--resume");
+    let r = run::run::<ShogiPos, Bonanza>(&split_args(&c, &data, 30, &resume), &mut sink).unwrap();
+    assert_eq!(r.iterations_done, s.iterations_done);
+    assert_eq!(r.best, s.best);
+    assert!(
+        std::fs::read(c.join("best.kwt")).unwrap() == best,
+        "resumed best.kwt differs"
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[test]
+fn patience_without_a_test_set_and_a_bad_init_file_are_refused_before_learning() {
+    let base = tmpdir("refuse");
+    let data = data_file(&base);
+    let mut sink = Vec::new();
+    let e = run::run::<ShogiPos, Bonanza>(
+        &args(&base.join("p"), &data, 2, &["--patience", "1"]),
+        &mut sink,
+    )
+    .unwrap_err();
+    assert!(e.contains("--patience needs a test set"), "{e}");
+    let bad = base.join("bad.kwt");
+    std::fs::write(&bad, b"not a weight file").unwrap();
+    let e = run::run::<ShogiPos, Bonanza>(
+        &args(
+            &base.join("i"),
+            &data,
+            2,
+            &["--init", bad.to_str().unwrap()],
+        ),
+        &mut sink,
+    )
+    .unwrap_err();
+    assert!(e.contains("bad.kwt"), "{e}");
+    assert!(!base.join("i").join("metrics.jsonl").exists());
     let _ = std::fs::remove_dir_all(&base);
 }

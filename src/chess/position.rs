@@ -280,6 +280,10 @@ impl Game for ChessPos {
         (self.board.side_to_move() as usize * 6 + piece as usize) * 64 + mv.to as usize
     }
 
+    fn move_to(mv: Move) -> u8 {
+        mv.to as u8
+    }
+
     fn encode_move(mv: Move) -> u16 {
         let promo = mv.promotion.map_or(0, |p| p as u16 + 1);
         mv.from as u16 | (mv.to as u16) << 6 | promo << 12

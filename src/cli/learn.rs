@@ -11,13 +11,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut out = std::io::stdout();
     match crate::learn::run_game(args, None, &mut out) {
         Ok(s) => {
-            println!(
-                "learn: done after {} iterations: objective {:.6}, agreement train {:.2}% test {:.2}%",
-                s.iterations_done,
-                s.final_objective,
-                100.0 * s.train_agreement,
-                100.0 * s.test_agreement
-            );
+            println!("{}", s.describe());
             0
         }
         Err(e) => {

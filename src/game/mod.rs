@@ -170,6 +170,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// An index below `HISTORY_SIZE` for history tables: the moving piece (with colour) and target.
     fn history_index(&self, mv: Self::Move) -> usize;
 
+    /// The square a move goes to (for recapture tests).
+    fn move_to(mv: Self::Move) -> u8;
     /// Packs a move into 16 bits for the transposition table.
     fn encode_move(mv: Self::Move) -> u16;
     /// Unpacks a move stored by `encode_move`; `None` when it is not legal in this position.

@@ -2,7 +2,11 @@
 //! that a `kill -9` at any moment leaves the last complete iteration on disk.
 //!
 //! Layout (little-endian): magic `KISHICKP`, version u32, iteration u32, rng u64, metrics lines
-//! u64, fingerprint (u32 length + UTF-8), parameters, shadow count u64 + f64s.
+//! u64, fingerprint (u32 length + UTF-8), parameters, shadow count u64 + f64s; version 3 adds the
+//! best test agreement so far (f64, negative = none), the number of updates of the weights that
+//! reached it (u32), the step-1 measurements since then (u32), and the last iteration's objective,
+//! train and test agreement (3 × f64, for the provenance of files written after a resume).
+//! Version 2 files are still read.
 //! A params file is magic `KISHIPRM` then parameters. Parameters are stored as count u64 then runs
 //! of (zeros u32, literal count u32, literal i32s): early stages leave tens of millions of weights
 //! at zero, and the files stay small.
@@ -13,7 +17,7 @@ use std::path::Path;
 
 const CKPT_MAGIC: &[u8; 8] = b"KISHICKP";
 const PARAMS_MAGIC: &[u8; 8] = b"KISHIPRM";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 
 fn put_params(b: &mut Vec<u8>, params: &[i32]) {
     b.extend_from_slice(&(params.len() as u64).to_le_bytes());
@@ -45,6 +49,31 @@ pub struct Checkpoint {
     pub params: Vec<i32>,
     /// Real-valued weights of comparison training (empty for MMTO).
     pub shadow: Vec<f64>,
+    /// Early-stopping state (`--patience`, `best.kwt`).
+    pub best: BestSoFar,
+    /// The last iteration's objective, train and test agreement.
+    pub last: [f64; 3],
+}
+
+/// The best test agreement measured so far, for `best.kwt` and `--patience`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BestSoFar {
+    /// Negative when nothing has been measured yet.
+    pub agreement: f64,
+    /// How many updates the weights that reached it had had (0 = the initial weights).
+    pub updates: u32,
+    /// Step-1 test measurements since the best one.
+    pub since: u32,
+}
+
+impl Default for BestSoFar {
+    fn default() -> Self {
+        BestSoFar {
+            agreement: -1.0,
+            updates: 0,
+            since: 0,
+        }
+    }
 }
 
 struct Cursor<'a> {
@@ -114,6 +143,12 @@ impl Checkpoint {
         for s in &self.shadow {
             b.extend_from_slice(&s.to_le_bytes());
         }
+        b.extend_from_slice(&self.best.agreement.to_le_bytes());
+        b.extend_from_slice(&self.best.updates.to_le_bytes());
+        b.extend_from_slice(&self.best.since.to_le_bytes());
+        for x in self.last {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
         write_atomic(path, &b)
     }
 
@@ -129,7 +164,7 @@ impl Checkpoint {
             return Err(format!("{name}: not a kishi learner checkpoint"));
         }
         let v = c.u32()?;
-        if v != VERSION {
+        if v != VERSION && v != 2 {
             return Err(format!(
                 "{name}: checkpoint version {v}, expected {VERSION}"
             ));
@@ -143,6 +178,20 @@ impl Checkpoint {
         let params = c.params()?;
         let m = c.count(8)?;
         let shadow = c.take(m * 8)?.chunks_exact(8).map(LE::read_f64).collect();
+        let (best, last) = if v >= 3 {
+            let best = BestSoFar {
+                agreement: LE::read_f64(c.take(8)?),
+                updates: c.u32()?,
+                since: c.u32()?,
+            };
+            let mut last = [0.0; 3];
+            for x in &mut last {
+                *x = LE::read_f64(c.take(8)?);
+            }
+            (best, last)
+        } else {
+            (BestSoFar::default(), [f64::NAN, 0.0, 0.0])
+        };
         if c.at != bytes.len() {
             return Err(format!("{name}: trailing bytes"));
         }
@@ -153,6 +202,8 @@ impl Checkpoint {
             fingerprint,
             params,
             shadow,
+            best,
+            last,
         })
     }
 }
@@ -204,6 +255,12 @@ mod tests {
             fingerprint: "mmto a=0.0273".into(),
             params: vec![0, 0, 1, -2, 0, 3, 0],
             shadow: vec![0.5],
+            best: BestSoFar {
+                agreement: 0.25,
+                updates: 3,
+                since: 2,
+            },
+            last: [0.5, 0.25, 0.125],
         };
         c.write(&p).unwrap();
         assert_eq!(Checkpoint::read(&p).unwrap(), c);

@@ -363,8 +363,14 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
     })
 }
 
-/// Step 1 over a set of positions on `cfg.threads` workers (contiguous chunks, so the result does
-/// not depend on scheduling). `progress` is called with the number of positions done.
+/// Positions a worker takes at a time in step 1.
+const STEP1_BLOCK: usize = 16;
+
+/// Step 1 over a set of positions on `cfg.threads` workers. Workers take blocks of positions from
+/// a shared counter, since search cost varies by orders of magnitude between positions (an opening
+/// book line against a middle-game capture race); the blocks are put back in order, so the result
+/// does not depend on scheduling or on the number of threads. `progress` is called with the number
+/// of positions done.
 pub fn step1<G: Game, F: FeatureSet<G>>(
     samples: &[Sample<G>],
     params: &[i32],
@@ -375,17 +381,19 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> (Vec<PositionData>, Step1Stats) {
     let threads = cfg.threads.max(1);
-    let chunk = samples.len().div_ceil(threads).max(1);
-    let results: Vec<(Vec<PositionData>, Step1Stats)> = crossbeam::scope(|scope| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = &next;
+    let blocks = samples.len().div_ceil(STEP1_BLOCK);
+    type Done = (Vec<(usize, Vec<PositionData>)>, Step1Stats);
+    let results: Vec<Done> = crossbeam::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(blocks.max(1)))
+            .map(|_| {
                 scope
                     .builder()
                     .stack_size(64 << 20)
                     .spawn(move |_| {
                         let mut searcher = LeafSearcher::new(SearchParams::learner(), 1);
-                        let mut out = Vec::with_capacity(part.len());
+                        let mut done = Vec::new();
                         let mut stats = Step1Stats::default();
                         let ctx = Step1Context {
                             eval,
@@ -393,22 +401,38 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
                             learned,
                             cfg,
                         };
-                        for (i, s) in part.iter().enumerate() {
-                            if let Some(d) = step1_position::<G, F>(
-                                &mut searcher,
-                                &ctx,
-                                s,
-                                &mut stats,
-                                keep_leaves,
-                            ) {
-                                out.push(d);
+                        loop {
+                            let b = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            if b >= blocks {
+                                break;
                             }
-                            if i % 64 == 63 {
-                                progress(64);
+                            let part =
+                                &samples[b * STEP1_BLOCK..samples.len().min((b + 1) * STEP1_BLOCK)];
+                            let mut out = Vec::with_capacity(part.len());
+                            for s in part {
+                                let t = std::time::Instant::now();
+                                if let Some(d) = step1_position::<G, F>(
+                                    &mut searcher,
+                                    &ctx,
+                                    s,
+                                    &mut stats,
+                                    keep_leaves,
+                                ) {
+                                    out.push(d);
+                                }
+                                let secs = t.elapsed().as_secs_f64();
+                                if secs > 1.0 {
+                                    log::debug!(
+                                        "step 1 took {secs:.1} s for {} move {}",
+                                        s.pos.to_text(),
+                                        s.pos.move_text(s.mv)
+                                    );
+                                }
                             }
+                            progress(part.len() as u64);
+                            done.push((b, out));
                         }
-                        progress((part.len() % 64) as u64);
-                        (out, stats)
+                        (done, stats)
                     })
                     .expect("spawning a learner thread")
             })
@@ -420,12 +444,14 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
             .collect()
     })
     .unwrap_or_default();
-    let mut data = Vec::new();
+    let mut blocks_done = Vec::with_capacity(blocks);
     let mut stats = Step1Stats::default();
     for (d, s) in results {
-        data.extend(d);
+        blocks_done.extend(d);
         stats.add(&s);
     }
+    blocks_done.sort_unstable_by_key(|(b, _)| *b);
+    let data = blocks_done.into_iter().flat_map(|(_, d)| d).collect();
     (data, stats)
 }
 

@@ -36,6 +36,8 @@ pub struct LearnArgs {
     pub seed: u64,
     pub resume: bool,
     pub quiet: bool,
+    /// Stop after this many iterations without a better test agreement (0 = never).
+    pub patience: usize,
     pub ct_rate: f64,
     pub ct_scale: f64,
     pub ct_c: f64,
@@ -64,6 +66,8 @@ learn <mmto|ct> --game <shogi|chess> --out DIR [options]
            l1 are per weight unit: 1/32 of Bonanza's unit, 1/32 centipawn)
            --ct-rate R (0.00087, per evaluation unit²)  --ct-scale K (0.0025)  --ct-c C (2)
   run:     --threads N (1)  --resume  --quiet
+           --patience N (0 = off): stop once the test agreement has not improved for N
+           iterations. With a test set, best.kwt always holds the weights that measured best.
 ";
 
 fn list(v: &str) -> Vec<PathBuf> {
@@ -144,6 +148,7 @@ impl LearnArgs {
                 "ct-scale",
                 "ct-c",
                 "threads",
+                "patience",
                 "out",
             ];
             if !KNOWN.contains(&k.as_str()) {
@@ -242,6 +247,7 @@ impl LearnArgs {
             seed: num("seed", get("seed"), 1)?,
             resume: flags.iter().any(|f| f == "resume"),
             quiet: flags.iter().any(|f| f == "quiet"),
+            patience: num("patience", get("patience"), 0)?,
             // 0.5 per centipawn² at chess's old whole-centipawn scale of 24: 0.5 / 24².
             ct_rate: num("ct-rate", get("ct-rate"), 0.00087)?,
             ct_scale: num("ct-scale", get("ct-scale"), 0.0025)?,
@@ -267,14 +273,23 @@ impl LearnArgs {
         }
     }
 
-    /// The settings a resumed run must share with the run that wrote the checkpoint.
+    /// The settings a resumed run must share with the run that wrote the checkpoint. Paths are
+    /// canonical, so a resume may name the same files by another (relative) path. `--iterations`,
+    /// `--threads`, `--patience` and `--quiet` may change.
     pub fn fingerprint(&self) -> String {
+        let canon = |v: &[PathBuf]| -> Vec<PathBuf> {
+            v.iter()
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+                .collect()
+        };
         format!(
             "{:?} {} tables={} init={:?}/{:?}/{:?} a={} l1={} step={:?} sum={:?} depth={} window={} reuse={} seed={} data={:?}/{:?}/{:?} frac={} skip={} min={} max={}/{}",
             self.method,
             self.game,
             self.tables.join(","),
-            self.init,
+            self.init
+                .as_ref()
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())),
             self.material_init,
             self.keep_defaults,
             self.a,
@@ -285,9 +300,9 @@ impl LearnArgs {
             self.window,
             self.reuse,
             self.seed,
-            self.data.train_files,
-            self.data.split_files,
-            self.data.test_files,
+            canon(&self.data.train_files),
+            canon(&self.data.split_files),
+            canon(&self.data.test_files),
             self.data.test_fraction,
             self.data.skip_plies,
             self.data.min_plies,

@@ -2,7 +2,7 @@
 //! iteration (`metrics.jsonl`), the weight file and a checkpoint written atomically after every
 //! iteration, and `--resume` continuing exactly from the last checkpoint.
 
-use super::checkpoint::Checkpoint;
+use super::checkpoint::{BestSoFar, Checkpoint};
 use super::dataset::{self, Rng};
 use super::mmto::{self, LearnConfig, Learned, Method, Step1Stats};
 use super::LearnArgs;
@@ -25,6 +25,36 @@ pub struct RunSummary {
     pub train_agreement: f64,
     pub test_agreement: f64,
     pub params: Vec<i32>,
+    /// The best test agreement measured (negative without a test set), written as `best.kwt`.
+    pub best: BestSoFar,
+    /// Stopped by `--patience` before `--iterations`.
+    pub stopped_early: bool,
+}
+
+impl RunSummary {
+    /// The closing line of `learn` on the console and the command line.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "learn: done after {} iterations{}: objective {:.6}, agreement train {:.2}% test {:.2}%",
+            self.iterations_done,
+            if self.stopped_early {
+                " (stopped early, --patience)"
+            } else {
+                ""
+            },
+            self.final_objective,
+            100.0 * self.train_agreement,
+            100.0 * self.test_agreement
+        );
+        if self.best.agreement >= 0.0 {
+            s.push_str(&format!(
+                "; best test agreement {:.2}% with the weights after {} updates (best.kwt)",
+                100.0 * self.best.agreement,
+                self.best.updates
+            ));
+        }
+        s
+    }
 }
 
 fn f(x: f64) -> String {
@@ -122,6 +152,14 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let learned = Learned::select::<G, F>(&args.tables, cfg.piece_sum.is_some())?;
     let fingerprint = args.fingerprint();
+    let ckpt_path = dir.join("checkpoint.bin");
+    let resuming = args.resume && ckpt_path.exists();
+    // A bad --init file is reported before minutes of data loading, not after.
+    let fresh = if resuming {
+        None
+    } else {
+        Some(initial_params::<G, F>(args)?)
+    };
 
     let t0 = Instant::now();
     let data = dataset::load::<G>(&args.data)?;
@@ -153,9 +191,9 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
     }
 
     // State: from the checkpoint when resuming, else fresh.
-    let ckpt_path = dir.join("checkpoint.bin");
     let metrics_path = dir.join("metrics.jsonl");
-    let (mut params, mut rng, start_iter, mut shadow) = if args.resume && ckpt_path.exists() {
+    let mut last = [f64::NAN, 0.0, 0.0];
+    let (mut params, mut rng, start_iter, mut shadow, mut best) = if resuming {
         let c = Checkpoint::read(&ckpt_path)?;
         if c.fingerprint != fingerprint {
             return Err(format!(
@@ -177,15 +215,19 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             "info string learn: resuming after iteration {}",
             c.iteration
         );
-        (c.params, Rng(c.rng), c.iteration as usize, c.shadow)
+        last = c.last;
+        (c.params, Rng(c.rng), c.iteration as usize, c.shadow, c.best)
     } else {
         if metrics_path.exists() {
             std::fs::remove_file(&metrics_path)
                 .map_err(|e| format!("{}: {e}", metrics_path.display()))?;
         }
-        let p = initial_params::<G, F>(args)?;
-        (p, Rng(cfg.seed), 0, Vec::new())
+        let p = fresh.unwrap_or_default();
+        (p, Rng(cfg.seed), 0, Vec::new(), BestSoFar::default())
     };
+    if args.patience > 0 && data.test.is_empty() {
+        return Err("--patience needs a test set (--split or --test)".into());
+    }
     if let Some(sum) = cfg.piece_sum {
         if let Some((a, b)) = learned.constrained {
             let (ga, gb) = (learned.global(a), learned.global(b - 1) + 1);
@@ -206,10 +248,13 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
 
     let mut summary = RunSummary {
         iterations_done: start_iter,
-        final_objective: f64::NAN,
-        train_agreement: 0.0,
-        test_agreement: 0.0,
+        // Restored on a resume: the provenance of files written next depends on them.
+        final_objective: last[0],
+        train_agreement: last[1],
+        test_agreement: last[2],
         params: params.clone(),
+        best,
+        stopped_early: false,
     };
     if start_iter == 0 {
         // The starting point, for matches of learned weights against the weights they came from.
@@ -218,6 +263,17 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
     }
     let lines_before = count_lines(&metrics_path);
     for iter in start_iter..args.iterations {
+        if args.patience > 0 && best.since as usize >= args.patience {
+            summary.stopped_early = true;
+            let _ = writeln!(
+                out,
+                "info string learn: stopping: test agreement has not improved for {} iterations; best {:.2}% with the weights after {} updates (best.kwt)",
+                best.since,
+                100.0 * best.agreement,
+                best.updates
+            );
+            break;
+        }
         let it_start = Instant::now();
         let prov = provenance::<G, F>(args, &cfg, iter, &summary);
         let eval = mmto::build_eval::<G, F>(&params, &prov)?;
@@ -241,6 +297,20 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         // Step 1 over both sets: positions per second counts both.
         let step1_secs = s1.elapsed().as_secs_f64();
         bar.finish_and_clear();
+        // Step 1 measured the weights as they are before this iteration's update: the best of
+        // them on the test set is kept, since MMTO's agreement can peak and then drift.
+        if !data.test.is_empty() {
+            if test_stats.agreement() > best.agreement {
+                best = BestSoFar {
+                    agreement: test_stats.agreement(),
+                    updates: iter as u32,
+                    since: 0,
+                };
+                Weights::from_params::<G, F>(&params, &prov)?.write(&dir.join("best.kwt"))?;
+            } else {
+                best.since += 1;
+            }
+        }
 
         // Steps 2-3, reusing the leaves.
         let mut w: Vec<i32> = (0..learned.n_local)
@@ -276,6 +346,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         summary.train_agreement = train_stats.agreement();
         summary.test_agreement = test_stats.agreement();
         summary.params = params.clone();
+        summary.best = best;
         let prov = provenance::<G, F>(args, &cfg, iter + 1, &summary);
         let weights = Weights::from_params::<G, F>(&params, &prov)?;
         weights.write(&dir.join("weights.kwt"))?;
@@ -290,6 +361,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             &test_stats,
             &params,
             &learned,
+            best,
             [step1_secs, step23_secs, it_start.elapsed().as_secs_f64()],
         );
         append_line(&metrics_path, &line)?;
@@ -301,6 +373,12 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             fingerprint: fingerprint.clone(),
             params: params.clone(),
             shadow: shadow.clone(),
+            best,
+            last: [
+                summary.final_objective,
+                summary.train_agreement,
+                summary.test_agreement,
+            ],
         }
         .write(&ckpt_path)?;
         let _ = writeln!(
@@ -350,6 +428,7 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
     test: &Step1Stats,
     params: &[i32],
     learned: &Learned,
+    best: BestSoFar,
     secs: [f64; 3],
 ) -> String {
     let mut tables = Vec::new();
@@ -378,7 +457,14 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     format!(
-        "{{\"iteration\":{iter},\"J\":{},\"J_after\":{},\"J_C\":0,\"lambda0\":{},\"J_R\":{},\"total\":{},\"agreement_train\":{},\"agreement_test\":{},\"agreement_train_strict\":{},\"agreement_test_strict\":{},\"test_ties\":{},\"train_positions\":{},\"train_used\":{},\"test_used\":{},\"pairs\":{},\"in_window\":{},\"mates_excluded\":{},\"ties\":{},\"inconsistent_leaves\":{},\"piece_values\":[{material}],\"tables\":{{{}}},\"seconds_step1\":{},\"seconds_steps23\":{},\"seconds_total\":{},\"positions_per_second\":{},\"unix_time\":{unix}}}",
+        "{{\"iteration\":{iter},\"weights_measured\":{},\"best_test\":{},\"best_updates\":{},\"J\":{},\"J_after\":{},\"J_C\":0,\"lambda0\":{},\"J_R\":{},\"total\":{},\"agreement_train\":{},\"agreement_test\":{},\"agreement_train_strict\":{},\"agreement_test_strict\":{},\"test_ties\":{},\"train_positions\":{},\"train_used\":{},\"test_used\":{},\"pairs\":{},\"in_window\":{},\"mates_excluded\":{},\"ties\":{},\"inconsistent_leaves\":{},\"piece_values\":[{material}],\"tables\":{{{}}},\"seconds_step1\":{},\"seconds_steps23\":{},\"seconds_total\":{},\"positions_per_second\":{},\"unix_time\":{unix}}}",
+        iter - 1,
+        if best.agreement >= 0.0 {
+            f(best.agreement)
+        } else {
+            "null".into()
+        },
+        best.updates,
         f(j_before),
         f(j_after),
         f(lambda0),

@@ -684,13 +684,7 @@ impl<F: Flavour> Controller<F> {
         };
         let summary =
             crate::learn::run_game(args, Some(<F::G as crate::game::Game>::NAME), &mut sink)?;
-        self.out.info_string(&format!(
-            "learn: done after {} iterations: objective {:.6}, agreement train {:.2}% test {:.2}%",
-            summary.iterations_done,
-            summary.final_objective,
-            100.0 * summary.train_agreement,
-            100.0 * summary.test_agreement
-        ));
+        self.out.info_string(&summary.describe());
         Ok(())
     }
 

@@ -69,6 +69,11 @@ pub struct IterationResult<M> {
 
 const NO_PREV: usize = usize::MAX;
 const QS_MAX_DEPTH: usize = 32;
+/// From this quiescence depth on, only recaptures on the square of the last move are searched.
+/// Without it, positions with several independent even trades (common in shogi, and everywhere
+/// while the learner starts from equal piece values) search every order of the trades, and a
+/// single learner search could take seconds.
+const QS_RECAPTURES_ONLY: usize = 4;
 const STACK: usize = MAX_PLY + 8;
 
 /// The per-thread searcher. `positions[ply]` is the position at `ply` from the root.
@@ -86,6 +91,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     move_bufs: Vec<Vec<G::Move>>,
     score_bufs: Vec<Vec<i32>>,
     sort_scratch: ordering::SortScratch<G::Move>,
+    /// `qs_to[ply]`: the square the quiescence move into `ply` went to.
+    qs_to: Vec<u8>,
     pv: Vec<Vec<G::Move>>,
     /// Keys and in-check flags of the game before the root, then of the search path.
     path_keys: Vec<u64>,
@@ -134,6 +141,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             sort_scratch: ordering::SortScratch::new(),
+            qs_to: vec![0; STACK],
             pv: (0..STACK).map(|_| Vec::new()).collect(),
             path_keys: Vec::new(),
             path_checks: Vec::new(),
@@ -733,9 +741,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
         {
             i += 1;
+            let to = G::move_to(mv);
+            if !in_check && qdepth >= QS_RECAPTURES_ONLY && to != self.qs_to[ply] {
+                continue;
+            }
             if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
                 continue;
             }
+            self.qs_to[ply + 1] = to;
             self.push(ply, mv);
             let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop();

@@ -226,6 +226,10 @@ impl Game for ShogiPos {
         ((self.stm() as usize * 14) + piece as usize) * 81 + mv.to() as usize
     }
 
+    fn move_to(mv: Move) -> u8 {
+        mv.to() as u8
+    }
+
     fn encode_move(mv: Move) -> u16 {
         // to: 7 bits; from (0..81) or 81 + drop piece (0..7): 7 bits; promotion: 1 bit; +1 so 0 = none.
         let (from, promo) = match mv {

@@ -511,3 +511,32 @@ fn fold_inverts_expand_for_every_shogi_table_and_checks_kpp_pairs() {
     let e = Bonanza::fold(&w).unwrap_err();
     assert!(e.contains(&format!("kpp[{k}][{a}][{b}]")), "{e}");
 }
+
+#[test]
+fn skip_plies_keeps_epd_entries_of_unknown_move_number_and_reads_fmvn() {
+    let base = tmpdir("skip-epd");
+    let epd = base.join("p.epd");
+    // No clocks (move number unknown: kept); fmvn 1 (ply 0: skipped); clocks at move 20 (kept);
+    // hmvc only (move number still unknown: kept).
+    write(
+        &epd,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - sm e4;\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - sm d4; fmvn 1;\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 20 sm c4;\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - sm Nf3; hmvc 3;\n",
+    );
+    let ds: Dataset<ChessPos> = load(DataOptions {
+        train_files: vec![epd],
+        skip_plies: 2,
+        ..Default::default()
+    });
+    let moves: Vec<String> = pairs(&ds.train).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(moves, ["e2e4", "c2c4", "g1f3"], "{:?}", ds.errors);
+    // fmvn sets the move number of the position itself.
+    let e =
+        kishi::chess::records::epd::parse_epd("8/8/8/8/8/8/8/K6k w - - fmvn 31; hmvc 7;").unwrap();
+    assert_eq!(e.pos.ply(), 60);
+    assert_eq!(e.pos.reversible_plies(), 7);
+    assert!(e.move_number_known);
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -43,6 +43,10 @@ impl RecordResult {
     }
 }
 
+/// Metadata key of records whose start position's move number is unknown (an EPD entry without
+/// clocks): filters by ply do not apply to them.
+pub const PLY_UNKNOWN: &str = "ply-unknown";
+
 /// One game: start position, the moves played (all legal), the stated result, and metadata
 /// (tags, players, how the game ended) as ordered key/value pairs.
 #[derive(Debug, Clone)]

@@ -208,9 +208,11 @@ pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
                 } else {
                     (&mut ds.train, &mut seen_train)
                 };
+                let ply_known = rec.meta(crate::game::records::PLY_UNKNOWN).is_none();
                 for (ply, (pos, mv)) in rec.positions().enumerate() {
-                    // Plies counted from the game's start (a book line starts mid-game).
-                    if rec.start.ply() as usize + ply < opts.skip_plies {
+                    // Plies counted from the game's start (a book line starts mid-game); a
+                    // position of unknown move number is not skipped.
+                    if ply_known && rec.start.ply() as usize + ply < opts.skip_plies {
                         continue;
                     }
                     moves.clear();

@@ -5,7 +5,7 @@
 
 use crate::chess::records::pgn::parse_san;
 use crate::chess::ChessPos;
-use crate::game::records::{NumberedLines, Record, RecordError};
+use crate::game::records::{NumberedLines, Record, RecordError, PLY_UNKNOWN};
 use crate::game::{Game, RulesError};
 use std::io::BufRead;
 
@@ -22,6 +22,9 @@ pub struct EpdEntry {
     pub perft: Vec<(u32, u64)>,
     /// Every operation as (opcode, operand text), in order.
     pub ops: Vec<(String, String)>,
+    /// Whether the move number is known: the clocks followed the position fields, or an `fmvn`
+    /// operation gave it. Without it the position says move 1.
+    pub move_number_known: bool,
 }
 
 fn err(msg: impl Into<String>) -> RulesError {
@@ -83,7 +86,9 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
         id: None,
         perft: Vec::new(),
         ops: Vec::new(),
+        move_number_known: n_fields == 6,
     };
+    let (mut hmvc, mut fmvn) = (None, None);
     for op in split_ops(rest) {
         let (code, args) = op.split_once(char::is_whitespace).unwrap_or((&op, ""));
         let args = args.trim();
@@ -108,6 +113,16 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
                 entry.sm = Some(mv);
             }
             "id" => entry.id = Some(args.trim_matches('"').to_string()),
+            "hmvc" | "fmvn" if n_fields == 4 => {
+                let v = args
+                    .parse::<u32>()
+                    .map_err(|_| err(format!("{code}: bad number '{args}'")))?;
+                if code == "hmvc" {
+                    hmvc = Some(v);
+                } else {
+                    fmvn = Some(v);
+                }
+            }
             c if c.len() > 1 && c.starts_with('D') && c[1..].parse::<u32>().is_ok() => {
                 let depth = c[1..].parse::<u32>().unwrap_or(0);
                 let nodes = args
@@ -118,6 +133,17 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
             _ => {}
         }
         entry.ops.push((code.to_string(), args.to_string()));
+    }
+    // The standard's clock operations stand in for the two FEN fields.
+    if hmvc.is_some() || fmvn.is_some() {
+        let text = format!(
+            "{} {} {}",
+            words[..4].join(" "),
+            hmvc.unwrap_or(0),
+            fmvn.unwrap_or(1).max(1)
+        );
+        entry.pos = ChessPos::from_text(&text)?;
+        entry.move_number_known = fmvn.is_some();
     }
     Ok(entry)
 }
@@ -217,6 +243,9 @@ impl<R: BufRead> Iterator for EpdRecords<R> {
         record.moves.push(mv);
         if let Some(id) = entry.id {
             record.meta.push(("id".into(), id));
+        }
+        if !entry.move_number_known {
+            record.meta.push((PLY_UNKNOWN.into(), "1".into()));
         }
         Some(Ok(record))
     }

@@ -150,15 +150,66 @@ impl Learned {
 }
 
 /// A PV leaf seen from the training position's side to move:
-/// s = (constant + Σ w_local[i]·coef_i) / SCALE.
+/// s = (constant + Σ w_local[i]·coef_i) / SCALE, features sorted by index, each once, none zero.
 #[derive(Debug, Clone, Default)]
 pub struct Leaf {
     pub feats: Vec<(u32, i32)>,
     pub constant: f64,
 }
 
+impl Leaf {
+    /// Sorts and merges the features, drops zero coefficients and spare capacity.
+    fn normalise(&mut self) {
+        self.feats.sort_unstable_by_key(|f| f.0);
+        let mut out = 0;
+        for k in 0..self.feats.len() {
+            let (i, c) = self.feats[k];
+            if out > 0 && self.feats[out - 1].0 == i {
+                self.feats[out - 1].1 += c;
+            } else {
+                self.feats[out] = (i, c);
+                out += 1;
+            }
+        }
+        self.feats.truncate(out);
+        self.feats.retain(|f| f.1 != 0);
+        self.feats.shrink_to_fit();
+    }
+
+    /// `self − base`, both normalised.
+    fn minus(&self, base: &Leaf) -> Leaf {
+        let (a, b) = (&self.feats, &base.feats);
+        let mut feats = Vec::new();
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let f = if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
+                i += 1;
+                a[i - 1]
+            } else if i == a.len() || b[j].0 < a[i].0 {
+                j += 1;
+                (b[j - 1].0, -b[j - 1].1)
+            } else {
+                i += 1;
+                j += 1;
+                (a[i - 1].0, a[i - 1].1 - b[j - 1].1)
+            };
+            if f.1 != 0 {
+                feats.push(f);
+            }
+        }
+        feats.shrink_to_fit();
+        Leaf {
+            feats,
+            constant: self.constant - base.constant,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Child {
+    /// The leaf minus the record move's leaf: s(p.m) − s(p.d). PV leaves of sibling moves share
+    /// most features (in chess a KP leaf has about 60, a move changes a few), so storing the
+    /// difference takes a fraction of the memory and of the time of the reuse passes.
     Window(Leaf),
     /// Better than the record move by more than the window: T ≈ 1, no gradient.
     Above,
@@ -251,6 +302,7 @@ fn leaf_of<G: Game, F: FeatureSet<G>>(
             None => out.constant += sign as f64 * c as f64 * params[i as usize] as f64,
         }
     }
+    out.normalise();
     (out, predicted)
 }
 
@@ -339,7 +391,7 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
                 if pred != s && s.abs() < MATE_BOUND {
                     local.inconsistent += 1;
                 }
-                Child::Window(leaf)
+                Child::Window(leaf.minus(&record))
             } else {
                 Child::Window(Leaf::default())
             }
@@ -509,22 +561,18 @@ pub fn objective(data: &[PositionData], w: &[i32], scale: i32, cfg: &LearnConfig
                         grad: vec![0.0; w.len()],
                     };
                     for p in part {
-                        let sd = leaf_value(&p.record, w, scale);
                         for c in &p.children {
                             o.pairs += 1;
                             match c {
                                 Child::Above => o.j += 1.0,
                                 Child::Below => {}
-                                Child::Window(leaf) => {
-                                    let sm = leaf_value(leaf, w, scale);
-                                    let (t, dt) = loss(cfg, sd - sm);
+                                Child::Window(diff) => {
+                                    // s(p.d) − s(p.m) = −(diff · w)
+                                    let (t, dt) = loss(cfg, -leaf_value(diff, w, scale));
                                     o.j += t;
                                     if dt != 0.0 {
                                         let k = dt / scale;
-                                        for &(i, c) in &p.record.feats {
-                                            o.grad[i as usize] += k * c as f64;
-                                        }
-                                        for &(i, c) in &leaf.feats {
+                                        for &(i, c) in &diff.feats {
                                             o.grad[i as usize] -= k * c as f64;
                                         }
                                     }

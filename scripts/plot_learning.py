@@ -13,7 +13,7 @@ axes, e.g. to compare MMTO with a CT baseline.  The PNG has four panels:
     (dashed), per iteration;
   * move agreement (%) on the training (solid) and test (dashed) positions;
   * piece values per piece (legend with piece names; shogi order pawn, lance,
-    knight, silver, gold, bishop, rook, tokin, +lance, +knight, +silver,
+    knight, silver, bishop, rook, gold, tokin, +lance, +knight, +silver,
     horse, dragon; chess: middlegame P N B R Q then endgame P N B R Q);
   * L1 norm of every learned table (log scale).
 
@@ -39,7 +39,8 @@ import os
 import sys
 from typing import Dict, List, Optional, Sequence
 
-SHOGI_PIECES = ["pawn", "lance", "knight", "silver", "gold", "bishop", "rook",
+# The material-table order of src/shogi/features.rs (MATERIAL_NAMES): haitaka's piece order.
+SHOGI_PIECES = ["pawn", "lance", "knight", "silver", "bishop", "rook", "gold",
                 "tokin", "+lance", "+knight", "+silver", "horse", "dragon"]
 CHESS_PIECES = [f"{p} {ph}" for ph in ("mg", "eg") for p in ("pawn", "knight", "bishop", "rook", "queen")]
 

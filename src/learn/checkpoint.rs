@@ -55,7 +55,7 @@ pub struct Checkpoint {
     pub last: [f64; 3],
 }
 
-/// The best test agreement measured so far, for `best.kwt` and `--patience`.
+/// The best test agreement (ties as misses) measured so far, for `best.kwt` and `--patience`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BestSoFar {
     /// Negative when nothing has been measured yet.

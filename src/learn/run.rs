@@ -25,7 +25,8 @@ pub struct RunSummary {
     pub train_agreement: f64,
     pub test_agreement: f64,
     pub params: Vec<i32>,
-    /// The best test agreement measured (negative without a test set), written as `best.kwt`.
+    /// The best test agreement (ties as misses) measured, negative without a test set; its
+    /// weights are `best.kwt`.
     pub best: BestSoFar,
     /// Stopped by `--patience` before `--iterations`.
     pub stopped_early: bool,
@@ -48,7 +49,7 @@ impl RunSummary {
         );
         if self.best.agreement >= 0.0 {
             s.push_str(&format!(
-                "; best test agreement {:.2}% with the weights after {} updates (best.kwt)",
+                "; best test agreement {:.2}% (ties as misses) with the weights after {} updates (best.kwt)",
                 100.0 * self.best.agreement,
                 self.best.updates
             ));
@@ -298,11 +299,13 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         let step1_secs = s1.elapsed().as_secs_f64();
         bar.finish_and_clear();
         // Step 1 measured the weights as they are before this iteration's update: the best of
-        // them on the test set is kept, since MMTO's agreement can peak and then drift.
+        // them on the test set is kept, since MMTO's agreement can peak and then drift. Ties
+        // count as misses here: excluding them would rank material-only weights, which tie on
+        // most positions and are judged on the few they do not, above learned ones.
         if !data.test.is_empty() {
-            if test_stats.agreement() > best.agreement {
+            if test_stats.agreement_strict() > best.agreement {
                 best = BestSoFar {
-                    agreement: test_stats.agreement(),
+                    agreement: test_stats.agreement_strict(),
                     updates: iter as u32,
                     since: 0,
                 };

@@ -11,7 +11,9 @@ axes, e.g. to compare MMTO with a CT baseline.  The PNG has four panels:
 
   * objective: J (before the step, solid) and total = J_after + J_C + J_R
     (dashed), per iteration;
-  * move agreement (%) on the training (solid) and test (dashed) positions;
+  * move agreement (%) on the training (solid) and test (dashed) positions,
+    ties excluded as in the paper's §4.3, or with --strict ties counted as misses
+    (fairer when the starting weights tie on most positions, e.g. material only);
   * piece values per piece (legend with piece names; shogi order pawn, lance,
     knight, silver, bishop, rook, gold, tokin, +lance, +knight, +silver,
     horse, dragon; chess: middlegame P N B R Q then endgame P N B R Q);
@@ -170,7 +172,8 @@ def table_l1(recs: Sequence[dict]) -> Dict[str, List[float]]:
     return out
 
 
-def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[str], title: Optional[str]) -> None:
+def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[str], title: Optional[str],
+         strict: bool = False) -> None:
     data = [(run, load_metrics(run)) for run in runs]  # input errors first, before importing matplotlib
 
     import matplotlib
@@ -191,8 +194,11 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
         c1, c2 = (run_colors[k], run_colors[k]) if multi else ("C0", "C1")
         ax_obj.plot(it, series(recs, "J"), "-", color=c1, marker=".", label=f"{pre}J")
         ax_obj.plot(it, series(recs, "total"), "--", color=c2, marker=".", label=f"{pre}total")
-        ax_agr.plot(it, series(recs, "agreement_train", 100.0), "-", color=c1, marker=".", label=f"{pre}train")
-        ax_agr.plot(it, series(recs, "agreement_test", 100.0), "--", color=c2, marker=".", label=f"{pre}test")
+        suffix = "_strict" if strict else ""
+        ax_agr.plot(it, series(recs, "agreement_train" + suffix, 100.0), "-", color=c1, marker=".",
+                    label=f"{pre}train")
+        ax_agr.plot(it, series(recs, "agreement_test" + suffix, 100.0), "--", color=c2, marker=".",
+                    label=f"{pre}test")
 
         pm = piece_matrix(recs, path)
         npieces = len(pm[0]) if pm else 0
@@ -215,7 +221,7 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
 
     ax_obj.set_title("objective")
     ax_obj.set_ylabel("J (solid), total (dashed)")
-    ax_agr.set_title("move agreement")
+    ax_agr.set_title("move agreement, ties as misses" if strict else "move agreement, ties excluded")
     ax_agr.set_ylabel("%")
     ax_pv.set_title("piece values")
     ax_pv.set_ylabel("value")
@@ -262,6 +268,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--labels", help="comma-separated run labels (default: directory names)")
     ap.add_argument("--game", choices=["shogi", "chess"], help="piece names (default: guess from the count)")
     ap.add_argument("--title", help="figure title")
+    ap.add_argument("--strict", action="store_true", help="agreement with ties counted as misses")
     args = ap.parse_args(argv)
 
     labels = [default_label(r) for r in args.runs]
@@ -273,7 +280,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 2
         labels = given
     try:
-        plot(args.runs, labels, args.out, args.game, args.title)
+        plot(args.runs, labels, args.out, args.game, args.title, args.strict)
     except InputError as e:
         print(f"plot_learning: error: {e}", file=sys.stderr)
         return 2

@@ -104,3 +104,35 @@ def test_label_count_mismatch(tmp_path, capsys):
     status, err = run_inproc(capsys, a, "--out", str(tmp_path / "x.png"), "--labels", "one,two")
     assert status != 0
     assert "--labels" in err
+
+
+def test_strict_plots_agreement_with_ties_as_misses(tmp_path, monkeypatch):
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    d = write_metrics(str(tmp_path / "run"), 10, iterations=3)
+    path = os.path.join(d, "metrics.jsonl")
+    with open(path) as f:
+        recs = [json.loads(line) for line in f]
+    with open(path, "w") as f:
+        for r in recs:
+            r["agreement_train_strict"] = r["agreement_train"] / 2
+            r["agreement_test_strict"] = r["agreement_test"] / 4
+            f.write(json.dumps(r) + "\n")
+    saved = []
+    orig = Figure.savefig
+
+    def capture(self, *a, **k):
+        saved.append(self)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    mod = load_module()
+    for strict in (False, True):
+        mod.plot([d], ["run"], str(tmp_path / f"{strict}.png"), "chess", None, strict)
+    agreement = [fig.axes[1] for fig in saved]
+    test_series = [list(ax.lines[1].get_ydata()) for ax in agreement]
+    assert test_series[0] == pytest.approx([100 * r["agreement_test"] for r in recs])
+    assert test_series[1] == pytest.approx([100 * r["agreement_test"] / 4 for r in recs])
+    assert "ties as misses" in agreement[1].get_title()
+    assert "ties excluded" in agreement[0].get_title()

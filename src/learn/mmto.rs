@@ -208,8 +208,9 @@ impl Leaf {
 #[derive(Debug, Clone)]
 pub enum Child {
     /// The leaf minus the record move's leaf: s(p.m) − s(p.d). PV leaves of sibling moves share
-    /// most features (in chess a KP leaf has about 60, a move changes a few), so storing the
-    /// difference takes a fraction of the memory and of the time of the reuse passes.
+    /// most features, so the difference is smaller to store and faster to re-evaluate in the
+    /// reuse passes (chess less so: a capture changes the phase, and with it every tapered
+    /// coefficient; 50k chess positions took 0.68 GB of leaves instead of 1.06 GB).
     Window(Leaf),
     /// Better than the record move by more than the window: T ≈ 1, no gradient.
     Above,

@@ -105,6 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="draw after this many plies, opening included (default 320 shogi, 0=off chess)")
     ad.add_argument("--resign-score", type=int, help="resign adjudication threshold in centipawns (default off)")
     ad.add_argument("--resign-moves", type=int, default=3, help="consecutive moves beyond the threshold (default 3)")
+    ad.add_argument("--draw-score", type=int,
+                    help="draw adjudication: both engines' scores within +-this many centipawns (default off)")
+    ad.add_argument("--draw-moves", type=int, default=8, help="for that many consecutive plies (default 8)")
+    ad.add_argument("--draw-after", type=int, default=80, help="from this ply on (default 80)")
     ad.add_argument("--resign-onesided", action="store_true",
                     help="only the losing side's score counts (default: both engines must agree)")
     sp = p.add_argument_group("SPRT (stops the match early)")
@@ -148,7 +152,9 @@ class Match:
             self.tc = self.engine_tcs[0]
         max_plies = args.max_plies if args.max_plies is not None else (320 if args.game == "shogi" else 0)
         self.adj = Adjudication(max_plies=max_plies, resign_score=args.resign_score,
-                                resign_moves=args.resign_moves, resign_twosided=not args.resign_onesided)
+                                resign_moves=args.resign_moves, resign_twosided=not args.resign_onesided,
+                                draw_score=args.draw_score, draw_moves=args.draw_moves,
+                                draw_after=args.draw_after)
         self.book = args.openings or DEFAULT_BOOKS[args.game]
         self.openings: List[Opening] = load_openings(self.book, args.game)
         order = list(range(len(self.openings)))
@@ -395,7 +401,9 @@ class Match:
             "time_control": {**self.engine_tcs[0].to_json(), "description": self.tc_text()},
             "time_controls": [t.to_json() for t in self.engine_tcs],
             "adjudication": {"max_plies": self.adj.max_plies, "resign_score": self.adj.resign_score,
-                             "resign_moves": self.adj.resign_moves, "resign_twosided": self.adj.resign_twosided},
+                             "resign_moves": self.adj.resign_moves, "resign_twosided": self.adj.resign_twosided,
+                             "draw_score": self.adj.draw_score, "draw_moves": self.adj.draw_moves,
+                             "draw_after": self.adj.draw_after},
             "openings": {"file": self.book, "count": len(self.openings), "order": self.args.opening_order,
                          "seed": self.args.seed},
             "concurrency": self.args.concurrency,

@@ -198,3 +198,5 @@ def play_chess_game(engines: Sequence[UCIEngine], start_fen: str, opening_moves:
         if loser is not None:
             return finish(_side_win(1 - loser), f"adjudicated: {engines[loser].name} resigns by score",
                           "adjudication", loser)
+        if resign.draw(score):
+            return finish("1/2-1/2", "adjudicated: draw by score", "adjudication", None)

@@ -299,6 +299,9 @@ class Adjudication:
     resign_score: Optional[int] = None   # centipawns; None = off
     resign_moves: int = 3         # consecutive own moves at or below -resign_score
     resign_twosided: bool = True  # the opponent must also agree (score >= +resign_score)
+    draw_score: Optional[int] = None     # centipawns; None = off
+    draw_moves: int = 8           # consecutive plies (both sides) with |score| <= draw_score
+    draw_after: int = 80          # only from this many plies of the game on (opening included)
 
 
 @dataclass
@@ -326,6 +329,19 @@ class ResignTracker:
         self.adj = adj
         self.low = [0, 0]   # consecutive own moves with score <= -R
         self.high = [0, 0]  # consecutive own moves with score >= +R
+        self.quiet = 0      # consecutive plies (either side) with |score| <= draw_score
+        self.plies = 0
+
+    def draw(self, score: Optional[int]) -> bool:
+        """Record one more ply's score; True once the game is adjudicated a draw: both engines
+        have reported scores within +-draw_score for draw_moves consecutive plies, after
+        draw_after plies (so openings are played out)."""
+        self.plies += 1
+        D = self.adj.draw_score
+        if D is None:
+            return False
+        self.quiet = self.quiet + 1 if score is not None and abs(score) <= D else 0
+        return self.plies >= self.adj.draw_after and self.quiet >= self.adj.draw_moves
 
     def update(self, side: int, score: Optional[int]) -> Optional[int]:
         """Record `side`'s score; return the side that must resign, if any."""
@@ -450,6 +466,8 @@ def play_shogi_game(engines: Sequence[USIEngine], start: str, opening_moves: Seq
         if loser is not None:
             return finish(_side_win(1 - loser), f"adjudicated: {engines[loser].name} resigns by score",
                           "adjudication", loser)
+        if resign.draw(r.score):
+            return finish("1/2-1/2", "adjudicated: draw by score", "adjudication", None)
 
 
 def make_clocks(tc) -> Clocks:

@@ -29,10 +29,12 @@ usage:
   kishi weights inspect FILE
   kishi weights verify FILE
   kishi weights make-random <shogi|chess> OUT [--seed N] [--spread R]
+  kishi weights annotate FILE --out OUT [--set KEY=TEXT]... [--set-json KEY=JSON]...
   kishi weights hold FILE [SECONDS]
-  kishi weights eval <shogi|chess> <FILE|default> \"<sfen|fen|startpos>\"
-  kishi weights bench <shogi|chess> <FILE|default> [depth] [threads] [hash-mb]
-  kishi weights evalbench <shogi|chess> <FILE|default> [games]
+  kishi weights eval <shogi|chess> <FILE|default|handset> \"<sfen|fen|startpos>\"
+  kishi weights bench <shogi|chess> <FILE|default|handset> [depth] [threads] [hash-mb]
+  kishi weights evalbench <shogi|chess> <FILE|default|handset> [games]
+FILE: a path or the name of a file in eval_weights/; .xz files are unpacked once into a cache
 ";
 
 pub fn run(args: &[String]) -> i32 {
@@ -41,6 +43,7 @@ pub fn run(args: &[String]) -> i32 {
         Some("inspect") => inspect(rest),
         Some("verify") => verify(rest),
         Some("make-random") => make_random(rest),
+        Some("annotate") => annotate(rest),
         Some("hold") => hold(rest),
         Some("eval") => by_game(
             rest,
@@ -128,6 +131,7 @@ fn inspect(args: &[String]) -> Result<(), String> {
 }
 
 fn load_any(path: &Path, verify: Verify) -> Result<(String, Weights), String> {
+    let path = &resolve(path, None)?;
     let map = format::map_file(path)?;
     let h = parse_header(&map).map_err(|e| format!("{}: {e}", path.display()))?;
     drop(map);
@@ -137,6 +141,66 @@ fn load_any(path: &Path, verify: Verify) -> Result<(String, Weights), String> {
         g => return Err(format!("{}: unknown game '{g}'", path.display())),
     };
     Ok((h.game, w))
+}
+
+/// Sets keys of a file's provenance (a string with `--set`, any JSON value with `--set-json`) and
+/// writes the result atomically to `--out` (which may be the file itself): the tables are copied
+/// unchanged, so the weights stay byte-identical and only the provenance and checksums change.
+fn annotate(args: &[String]) -> Result<(), String> {
+    let path = Path::new(args.first().ok_or(USAGE.trim_end())?);
+    let mut out = None;
+    let mut sets: Vec<(String, serde_json::Value)> = Vec::new();
+    let mut rest = args[1..].iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let kv = || {
+            value
+                .split_once('=')
+                .filter(|(k, _)| !k.is_empty())
+                .ok_or_else(|| format!("{flag} {value}: expected KEY=VALUE"))
+        };
+        match flag.as_str() {
+            "--out" => out = Some(Path::new(value)),
+            "--set" => {
+                let (k, v) = kv()?;
+                sets.push((k.into(), serde_json::Value::String(v.into())));
+            }
+            "--set-json" => {
+                let (k, v) = kv()?;
+                let v = serde_json::from_str(v)
+                    .map_err(|e| format!("--set-json {k}: not JSON ({e})"))?;
+                sets.push((k.into(), v));
+            }
+            _ => return Err(format!("unknown option '{flag}'\n{}", USAGE.trim_end())),
+        }
+    }
+    let out = out.ok_or("annotate needs --out OUT")?;
+    let img = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let header = format::verify_image(&img).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (a, b) = (
+        header.provenance_offset as usize,
+        (header.provenance_offset + header.provenance_bytes) as usize,
+    );
+    let mut prov: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&img[a..b])
+        .map_err(|e| {
+        format!(
+            "{}: the provenance is not a JSON object ({e})",
+            path.display()
+        )
+    })?;
+    for (k, v) in sets {
+        prov.insert(k, v);
+    }
+    let json = serde_json::to_string(&prov).map_err(|e| e.to_string())?;
+    let new =
+        format::with_provenance(&img, &json).map_err(|e| format!("{}: {e}", path.display()))?;
+    format::write_atomic(out, &new)?;
+    println!(
+        "{}: provenance updated ({} bytes)",
+        out.display(),
+        json.len()
+    );
+    Ok(())
 }
 
 fn verify(args: &[String]) -> Result<(), String> {
@@ -213,14 +277,27 @@ fn hold(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// A weight-file argument resolved like `EvalFile`: a path, or a shipped name, with `.xz` files
+/// unpacked into the cache (progress on stderr).
+fn resolve(path: &Path, game: Option<&str>) -> Result<std::path::PathBuf, String> {
+    crate::eval::shipped::resolve(&path.to_string_lossy(), game, &mut |note| {
+        eprintln!("{note}")
+    })
+}
+
+/// `default` (the built-in evaluation), `handset` (the hand-set tables the learner starts from)
+/// or a weight file.
 fn eval_for<G: Game, F: FeatureSet<G>>(which: &str) -> Result<LinearEval<G, F>, String> {
-    if which == "default" {
-        Ok(LinearEval::new(Arc::new(crate::eval::default_weights::<
+    match which {
+        "default" => Ok(LinearEval::new(Arc::new(crate::eval::default_weights::<
             G,
             F,
-        >())))
-    } else {
-        LinearEval::load(Path::new(which))
+        >()))),
+        "handset" => Ok(LinearEval::new(Arc::new(crate::eval::handset_weights::<
+            G,
+            F,
+        >()))),
+        _ => LinearEval::load(&resolve(Path::new(which), Some(G::NAME))?),
     }
 }
 

@@ -274,6 +274,49 @@ fn header_checksum(header: &[u8]) -> u64 {
     xxh3_64(&copy)
 }
 
+/// Parses a header and checks every checksum in the image (tables and provenance): what can be
+/// checked without knowing the feature set. Reads the whole image.
+pub fn verify_image(img: &[u8]) -> Result<Header, String> {
+    let header = parse_header(img)?;
+    for t in &header.tables {
+        let (a, b) = (t.offset as usize, (t.offset + t.bytes) as usize);
+        if checksum(&img[a..b]) != t.checksum {
+            return Err(format!(
+                "checksum mismatch in table '{}' (corrupt file)",
+                t.name
+            ));
+        }
+    }
+    let (a, b) = (
+        header.provenance_offset as usize,
+        (header.provenance_offset + header.provenance_bytes) as usize,
+    );
+    if img.get(a..b).map(checksum) != Some(header.provenance_checksum) {
+        return Err("checksum mismatch in the provenance block (corrupt file)".into());
+    }
+    Ok(header)
+}
+
+/// A copy of a (verified) image with another provenance block: the provenance is the last thing
+/// in a file, so the tables stay where they are and only the lengths and checksums change.
+pub fn with_provenance(img: &[u8], provenance_json: &str) -> Result<Vec<u8>, String> {
+    let header = verify_image(img)?;
+    let at = header.provenance_offset as usize;
+    if at + header.provenance_bytes as usize != img.len() {
+        return Err("the provenance block is not at the end of the file".into());
+    }
+    let mut out = Vec::with_capacity(at + provenance_json.len());
+    out.extend_from_slice(&img[..at]);
+    out.extend_from_slice(provenance_json.as_bytes());
+    let total = out.len() as u64;
+    LE::write_u64(&mut out[16..], total);
+    LE::write_u64(&mut out[80..], provenance_json.len() as u64);
+    LE::write_u64(&mut out[88..], checksum(provenance_json.as_bytes()));
+    let hsum = header_checksum(&out[..ALIGN]);
+    LE::write_u64(&mut out[HEADER_CHECKSUM_AT..], hsum);
+    Ok(out)
+}
+
 /// Checksum of table or provenance bytes (xxh3-64; it runs at memory speed).
 pub fn checksum(bytes: &[u8]) -> u64 {
     xxh3_64(bytes)

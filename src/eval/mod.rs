@@ -8,12 +8,14 @@ pub mod format;
 pub mod linear;
 pub mod material;
 pub mod rng;
+pub mod shipped;
 pub mod weights;
 
 pub use format::{Elem, TableData, TableSpec};
 pub use linear::{ChessEval, LinearEval, ShogiEval};
 pub use weights::{
-    default_weights, load_weight_file, write_weight_file, OwnedTable, Verify, Weights,
+    default_weights, handset_weights, load_weight_file, write_weight_file, OwnedTable, Verify,
+    Weights,
 };
 
 use crate::game::Game;
@@ -95,8 +97,15 @@ pub trait FeatureSet<G: Game>: Send + Sync + Sized + 'static {
     /// ties to one parameter must hold equal values; the error names the table and the first entry
     /// that differs from an earlier one tied to it.
     fn fold(w: &Weights) -> Result<Vec<i32>, String>;
-    /// The embedded default tables in `tables()` order (`None`: absent, reads as zero).
+    /// The hand-set tables in `tables()` order (`None`: absent, reads as zero): where the learner
+    /// starts, and the play default when no learned file is embedded (`embedded_file`).
     fn default_tables() -> Vec<Option<OwnedTable>>;
+    /// The learned weight file built into the binary as the play default, as `(shipped name,
+    /// bytes)`: a file of `eval_weights/` taken in with `include_bytes!`, so that a fresh build
+    /// plays learned weights with no file to pass. `None`: the default is `default_tables`.
+    fn embedded_file() -> Option<(&'static str, &'static [u8])> {
+        None
+    }
     /// Which table a parameter belongs to and its offset inside the table's independent block.
     fn param_table(idx: u32) -> (&'static str, u32);
 }

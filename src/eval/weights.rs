@@ -202,6 +202,11 @@ impl Weights {
         Self::from_tables::<G, F>(&tables, provenance_json, "in memory")
     }
 
+    /// The whole image (header, tables, provenance): a weight file's bytes.
+    pub fn image(&self) -> &[u8] {
+        self.backing.bytes()
+    }
+
     /// Writes these weights' image to `path` atomically.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         format::write_atomic(path, self.backing.bytes())
@@ -337,15 +342,35 @@ pub fn write_weight_file<G: Game, F: FeatureSet<G>>(
     format::write_atomic(path, &bytes[..len])
 }
 
-/// The embedded default weights of a feature set (built once per process).
+/// The embedded default weights of a feature set (built once per process): the learned file
+/// built into the binary if the feature set has one (`FeatureSet::embedded_file`), else the
+/// hand-set `default_tables`.
 pub fn default_weights<G: Game, F: FeatureSet<G>>() -> Weights {
-    let tables = F::default_tables();
-    let prov = format!(
-        r#"{{"learner":"none","method":"embedded default","feature_set":"{}","see":"eval_weights/README.md"}}"#,
-        F::NAME
-    );
+    if let Some((name, bytes)) = F::embedded_file() {
+        // Copied into a u64 buffer: `include_bytes!` data is only byte-aligned, and the tables
+        // are viewed in place as i16/i32. The file is checked at build time by the tests
+        // (tests/shipped_weights.rs), so failure here is a programming error, not bad input.
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        return Weights::from_backing::<G, F>(
+            Backing::Owned(words, bytes.len()),
+            format!("embedded default (eval_weights/{name})"),
+            Verify::All,
+        )
+        .expect("the embedded weight file is well-formed");
+    }
+    handset_weights::<G, F>()
+}
+
+/// The hand-set default weights (`FeatureSet::default_tables`), whether or not a learned file is
+/// embedded: the learner's usual start and the baseline the shipped files are measured against.
+pub fn handset_weights<G: Game, F: FeatureSet<G>>() -> Weights {
     // The default tables are fixed in the source and checked by the unit tests, so failure here
     // is a programming error, not bad input.
-    Weights::from_tables::<G, F>(&tables, &prov, "embedded default")
-        .expect("embedded default weights are well-formed")
+    let prov = format!(
+        r#"{{"learner":"none","method":"hand-set default","feature_set":"{}","see":"eval_weights/README.md"}}"#,
+        F::NAME
+    );
+    Weights::from_tables::<G, F>(&F::default_tables(), &prov, "hand-set default")
+        .expect("hand-set default weights are well-formed")
 }

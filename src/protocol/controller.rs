@@ -325,7 +325,13 @@ impl<F: Flavour> Controller<F> {
             self.eval_in_use.clear();
             return Some(F::G::default_eval());
         }
-        match F::G::load_eval(std::path::Path::new(&path)) {
+        // A shipped name or an `.xz` file resolves to a mappable file first (unpacked once into
+        // the cache; progress lines go out as they happen, since a large file takes seconds).
+        let out = &self.out;
+        let resolved = crate::eval::shipped::resolve(&path, Some(F::G::NAME), &mut |note| {
+            out.line(&format!("info string {}", printable(note)))
+        });
+        match resolved.and_then(|p| F::G::load_eval(&p)) {
             Ok(e) => {
                 self.eval_in_use = path.clone();
                 self.out.line(&format!(

@@ -273,3 +273,14 @@ def test_cli_concurrency_plays_every_game_once(fake, tmp_path):
     assert s["by_side"] == {"engine1_first": {"wins": 3, "draws": 0, "losses": 0},
                             "engine1_second": {"wins": 3, "draws": 0, "losses": 0}}
     assert sorted(p.name for p in (out / "csa").iterdir()) == [f"game_{i:04d}.csa" for i in range(1, 7)]
+
+
+def test_draw_adjudication_by_score(fake):
+    # The fakes report score 0 on every move: with draw adjudication from ply 2 over 3 plies the
+    # game is a draw after its third move; without it the fakes play on.
+    moves0, moves1 = ["7g7f", "2g2f", "2f2e"], ["3c3d", "8c8d", "8d8e"]
+    adj = Adjudication(max_plies=0, draw_score=10, draw_moves=3, draw_after=2)
+    out = play(fake, moves0, moves1, adj=adj)
+    assert out.result == "1/2-1/2" and out.termination == "adjudication" and len(out.moves) == 3
+    out = play(fake, moves0 + ["resign"], moves1, adj=Adjudication(max_plies=0))
+    assert out.termination == "normal" and out.loser == 0

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Regenerates every shipped weight file of eval_weights/ from ../shared/data, with the commands
+# recorded in each file's provenance, then measures each against the weights it started from
+# (ladder fast mode, 200 games at 5,000 nodes) and records that Elo in the provenance too.
+#
+#   bash scripts/train_shipped.sh            # everything (about 1.5 hours on 2 cores)
+#   bash scripts/train_shipped.sh chess-kp   # one file
+#
+# Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
+# finished one is not run again. The thread count does not change the learned weights (the
+# learner hands positions out in blocks and puts them back in order; tests/learn_mmto.rs).
+# After it, rebuild: the built-in defaults are these files (include_bytes!), and
+# tests/shipped_weights.rs checks that they are equal.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-runs/shipped}
+THREADS=${THREADS:-2}
+DATA=../shared/data
+KISHI=target/release/kishi
+cargo build --release --bin kishi
+mkdir -p "$RUNS"
+
+# train NAME LEARN-ARGUMENTS...: learns into $RUNS/NAME and ships its best.kwt as eval_weights/NAME.kwt
+train() {
+  local name=$1 out=$RUNS/$1
+  shift
+  if [ ! -f "$out/done" ]; then
+    local resume=()
+    [ -f "$out/checkpoint.bin" ] && resume=(--resume)
+    "$KISHI" learn "$@" --threads "$THREADS" --quiet --out "$out" "${resume[@]}"
+    touch "$out/done"
+  fi
+  "$KISHI" weights annotate "$out/best.kwt" --out "eval_weights/$name.kwt" \
+    --set "command=kishi learn $* --threads $THREADS --out $out" --set "shipped_as=eval_weights/$name.kwt"
+}
+
+# measure NAME GAME BASE-FILE: Elo of the shipped file against BASE-FILE, into its provenance
+measure() {
+  local name=$1 game=$2 base=$3
+  python3 scripts/ladder.py ab --game "$game" --label "$name-vs-start" --nodes 5000 --games 200 \
+    --new "EvalFile=eval_weights/$name.kwt" --base "EvalFile=$base"
+  local elo
+  elo=$(python3 - "$game" "$name" <<'EOF'
+import json, sys
+r = json.load(open(f"docs/strength/rows/ab-{sys.argv[1]}-{sys.argv[2]}-vs-start.json"))
+print(json.dumps({"against": "the weights it started from (" + r["base"] + ")",
+                  "games": r["games_played"], "wdl": [r["wins"], r["draws"], r["losses"]],
+                  "elo": round(r["elo"], 1), "interval95": [round(r["elo_low"], 1), round(r["elo_high"], 1)],
+                  "time_control": "nodes 5000", "row": "docs/strength/rows/ab-" + sys.argv[1] + "-" + sys.argv[2] + "-vs-start.json"}))
+EOF
+)
+  "$KISHI" weights annotate "eval_weights/$name.kwt" --out "eval_weights/$name.kwt" --set-json "elo=$elo"
+}
+
+targets=("$@")
+
+# Chess: the KP table learned by MMTO on top of the hand-set material and positional terms
+# (paper defaults, 300k positions of the 2400+ games, 2% of the games held out for best.kwt).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-kp "* ]]; then
+  train chess-kp mmto --game chess --split $DATA/chess/chess_gm2400_train.txt.xz \
+    --test-fraction 0.02 --max-positions 300000 --max-test 10000 --tables B \
+    --iterations 6 --patience 2
+  measure chess-kp chess "$RUNS/chess-kp/initial.kwt"
+fi
+
+# Shogi: e_AB (material + KP) by MMTO from Bonanza 6's piece values, on the GPS book positions and
+# self-play games (10% of the games held out for best.kwt).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eAB "* ]]; then
+  train shogi-eAB mmto --game shogi --data $DATA/shogi/gps_book_positions.txt.xz \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --tables A,B \
+    --iterations 12 --patience 3
+  measure shogi-eAB shogi "$RUNS/shogi-eAB/initial.kwt"
+fi
+echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

@@ -1,0 +1,215 @@
+//! Shipped weight files: the value of `EvalFile` resolved to a file the engine can map.
+//!
+//! A value is a path, or the bare name of a file shipped in `eval_weights/` (looked up in
+//! `$KISHI_EVAL_DIR`, beside the executable, in the source tree the binary was built from and in
+//! `./eval_weights`). Large learned files ship xz-compressed (a KPP table is 337 MiB raw, mostly
+//! zeros after L1), but the engine maps weights in place, so an `.xz` file is unpacked **once**
+//! into a cache directory and the unpacked copy is mapped from then on. The cache name carries a
+//! hash of the compressed bytes, so a new shipped file never reuses an old copy. The copy is
+//! written to a temporary file, checked (every table checksum) and only then renamed into place;
+//! a copy found in the cache is checked again before use, and a corrupt one is rebuilt, never
+//! used. Nothing here names a game: the caller passes the game the file must be for.
+
+use super::format::{self, Header};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Environment variable naming the directory of shipped weight files (searched first).
+pub const EVAL_DIR_ENV: &str = "KISHI_EVAL_DIR";
+/// Environment variable naming the cache directory for unpacked files.
+pub const CACHE_DIR_ENV: &str = "KISHI_CACHE_DIR";
+
+/// Directories searched for a bare shipped name, in order.
+pub fn shipped_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(d) = std::env::var_os(EVAL_DIR_ENV) {
+        dirs.push(PathBuf::from(d));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(bin) = exe.parent() {
+            dirs.push(bin.join("eval_weights"));
+            // `cargo build` puts the binary in target/<profile>/: the repository is two up.
+            if let Some(repo) = bin.parent().and_then(Path::parent) {
+                dirs.push(repo.join("eval_weights"));
+            }
+        }
+    }
+    dirs.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("eval_weights"));
+    dirs.push(PathBuf::from("eval_weights"));
+    dirs
+}
+
+/// The cache directory for unpacked files: `$KISHI_CACHE_DIR`, else `$XDG_CACHE_HOME/kishi`,
+/// else `$HOME/.cache/kishi`, else the system temporary directory's `kishi-cache`.
+pub fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os(CACHE_DIR_ENV) {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d).join("kishi");
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        return PathBuf::from(h).join(".cache").join("kishi");
+    }
+    std::env::temp_dir().join("kishi-cache")
+}
+
+/// Finds the file an `EvalFile` value names: the path itself if it exists, else a shipped file of
+/// that name (a bare name only: a path with directories is taken as given).
+pub fn locate(value: &str) -> Result<PathBuf, String> {
+    let p = PathBuf::from(value);
+    if p.exists() {
+        return Ok(p);
+    }
+    let bare = p.components().count() == 1;
+    if bare {
+        for d in shipped_dirs() {
+            let c = d.join(&p);
+            if c.is_file() {
+                return Ok(c);
+            }
+        }
+        return Err(format!(
+            "no such file, and no shipped weight file of that name in {}",
+            shipped_dirs()
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Err(format!("{value}: no such file"))
+}
+
+/// Resolves an `EvalFile` value to a mappable weight file for `game` (`None`: any game): locates
+/// it, and unpacks an `.xz` file into the cache (or reuses a checked copy there). `note` receives
+/// progress lines (without the `info string` prefix) while it works: unpacking takes seconds.
+pub fn resolve(
+    value: &str,
+    game: Option<&str>,
+    note: &mut dyn FnMut(&str),
+) -> Result<PathBuf, String> {
+    let path = locate(value)?;
+    if path.extension().is_some_and(|e| e == "xz") {
+        unpack_cached(&path, &cache_dir(), game, note)
+    } else {
+        Ok(path)
+    }
+}
+
+/// The unpacked copy of `xz` in `cache`, made if it is missing or fails its checks.
+pub fn unpack_cached(
+    xz: &Path,
+    cache: &Path,
+    game: Option<&str>,
+    note: &mut dyn FnMut(&str),
+) -> Result<PathBuf, String> {
+    let hash = hash_file(xz)?;
+    let name = xz
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = name
+        .strip_suffix(".kwt.xz")
+        .or_else(|| name.strip_suffix(".xz"))
+        .unwrap_or(&name);
+    let target = cache.join(format!("{stem}-{hash:016x}.kwt"));
+    if target.exists() {
+        match verify_file(&target, game) {
+            Ok(_) => return Ok(target),
+            Err(e) => note(&format!(
+                "cached copy {} is unusable ({e}); rebuilding it",
+                target.display()
+            )),
+        }
+    }
+    note(&format!(
+        "unpacking {} to {} (once; later loads map the copy)",
+        xz.display(),
+        target.display()
+    ));
+    let t0 = Instant::now();
+    std::fs::create_dir_all(cache)
+        .map_err(|e| format!("cannot create cache directory {}: {e}", cache.display()))?;
+    let tmp = cache.join(format!(".{stem}-{hash:016x}.kwt.tmp{}", std::process::id()));
+    let result = unpack_to(xz, &tmp).and_then(|bytes| {
+        verify_file(&tmp, game).map_err(|e| format!("{}: {e}", xz.display()))?;
+        std::fs::rename(&tmp, &target)
+            .map_err(|e| format!("cannot rename into {}: {e}", target.display()))?;
+        Ok(bytes)
+    });
+    match result {
+        Ok(bytes) => {
+            note(&format!(
+                "unpacked {} ({:.1} MiB) in {:.2} s",
+                xz.display(),
+                bytes as f64 / (1024.0 * 1024.0),
+                t0.elapsed().as_secs_f64()
+            ));
+            Ok(target)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// xxh3-64 of a whole file, streamed.
+fn hash_file(path: &Path) -> Result<u64, String> {
+    let mut f = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f
+            .read(&mut buf)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if n == 0 {
+            return Ok(h.digest());
+        }
+        h.update(&buf[..n]);
+    }
+}
+
+/// Decompresses `xz` into `out` (created, fsynced); returns the unpacked length.
+fn unpack_to(xz: &Path, out: &Path) -> Result<u64, String> {
+    let src = File::open(xz).map_err(|e| format!("{}: {e}", xz.display()))?;
+    let mut dec = xz2::read::XzDecoder::new(BufReader::new(src));
+    let file = File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let mut w = BufWriter::with_capacity(1 << 20, file);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut total = 0u64;
+    loop {
+        let n = dec
+            .read(&mut buf)
+            .map_err(|e| format!("{}: not a complete xz stream: {e}", xz.display()))?;
+        if n == 0 {
+            break;
+        }
+        w.write_all(&buf[..n])
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        total += n as u64;
+    }
+    let file = w
+        .into_inner()
+        .map_err(|e| format!("cannot write {}: {}", out.display(), e.error()))?;
+    file.sync_all()
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    Ok(total)
+}
+
+/// Maps a weight file and checks everything the format can check without a feature set: header,
+/// game (`None`: any), and the checksum of every table and of the provenance.
+pub fn verify_file(path: &Path, game: Option<&str>) -> Result<Header, String> {
+    let map = format::map_file(path)?;
+    let header = format::verify_image(&map)?;
+    if let Some(game) = game.filter(|&g| g != header.game) {
+        return Err(format!(
+            "wrong game: the file is for {}, this engine is playing {game}",
+            header.game
+        ));
+    }
+    Ok(header)
+}

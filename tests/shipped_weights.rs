@@ -1,0 +1,352 @@
+//! The shipped weight files and the built-in defaults made from them, and compressed files through
+//! the cache: every file in `eval_weights/` passes `kishi weights verify`; each game's built-in
+//! default is byte for byte the shipped file it names; an `.xz` file given as `EvalFile` is
+//! unpacked once into the cache, reused, rebuilt when the copy is corrupt, and a truncated or
+//! corrupt file or an unusable cache directory gives one error line while the engine plays on.
+
+mod protocol_support;
+
+use kishi::chess::features::ChessFeatures;
+use kishi::chess::ChessPos;
+use kishi::eval::weights::{default_weights, handset_weights, Weights};
+use kishi::eval::FeatureSet;
+use kishi::game::Game;
+use kishi::shogi::features::Bonanza;
+use kishi::shogi::ShogiPos;
+use protocol_support::{errors, Session};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn shipped_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("eval_weights")
+}
+
+fn shipped_files() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(shipped_dir())
+        .expect("eval_weights/ exists")
+        .map(|e| e.expect("readable directory").path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.ends_with(".kwt") || n.ends_with(".kwt.xz")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn every_shipped_file_passes_weights_verify() {
+    let files = shipped_files();
+    assert!(
+        files.iter().any(|f| f.to_string_lossy().contains("shogi"))
+            && files.iter().any(|f| f.to_string_lossy().contains("chess")),
+        "eval_weights/ ships a learned file of each game: {files:?}"
+    );
+    let cache = std::env::temp_dir().join(format!("kishi-shipped-verify-{}", std::process::id()));
+    for f in files {
+        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["weights", "verify"])
+            .arg(&f)
+            .env("KISHI_CACHE_DIR", &cache)
+            .output()
+            .expect("kishi runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("every checksum verified"),
+            "{}: {text}{}",
+            f.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let _ = std::fs::remove_dir_all(cache);
+}
+
+/// The built-in default of a feature set is the shipped file it names, and it is learned (it
+/// differs from the hand-set tables the learner starts from).
+fn default_is_the_shipped_file<G: Game, F: FeatureSet<G>>() {
+    let (name, bytes) = F::embedded_file().expect("a learned default is built in");
+    let file = std::fs::read(shipped_dir().join(name)).expect("the embedded file is shipped");
+    assert!(
+        bytes == file.as_slice(),
+        "{name}: embedded bytes differ from eval_weights/{name}"
+    );
+    let w: Weights = default_weights::<G, F>();
+    assert!(
+        w.image() == file.as_slice(),
+        "{name}: default weights differ from the file"
+    );
+    assert!(w.source().contains(name));
+    assert!(handset_weights::<G, F>().image() != file.as_slice());
+    let prov = w.provenance();
+    for key in ["command", "agreement_test", "elo"] {
+        assert!(
+            prov.contains(&format!("\"{key}\":")),
+            "{name}: no {key} in {prov}"
+        );
+    }
+}
+
+#[test]
+fn shogi_default_is_the_shipped_learned_file_with_kp() {
+    default_is_the_shipped_file::<ShogiPos, Bonanza>();
+    // Learned KP: the `eval` breakdown of a middlegame position has a non-zero KP term.
+    let e =
+        kishi::eval::LinearEval::<ShogiPos, Bonanza>::new(std::sync::Arc::new(default_weights::<
+            ShogiPos,
+            Bonanza,
+        >()));
+    let pos = ShogiPos::from_text(
+        "ln1g1g1nl/1ks2r3/1pppp1sp1/p4pp1p/9/P1P1P1P1P/1P1PSP1P1/1BK1GS1R1/LN1G3NL b Bp 1",
+    )
+    .unwrap();
+    let kp = kishi::eval::Evaluator::breakdown(&e, &pos)
+        .into_iter()
+        .find(|(n, _)| n == "kp")
+        .map(|(_, v)| v);
+    assert!(matches!(kp, Some(v) if v != 0), "kp term: {kp:?}");
+}
+
+#[test]
+fn chess_default_is_the_shipped_learned_file() {
+    default_is_the_shipped_file::<ChessPos, ChessFeatures>();
+}
+
+fn xz(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = xz2::write::XzEncoder::new(Vec::new(), 6);
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+/// A small shogi file whose pawn is worth 1000 (so `eval` shows that it was loaded).
+fn marked_shogi_file() -> Vec<u8> {
+    let mut params = vec![0; Bonanza::num_params()];
+    params[..13].copy_from_slice(&[
+        1000, 232, 257, 369, 444, 569, 642, 534, 489, 510, 495, 827, 945,
+    ]);
+    Weights::from_params::<ShogiPos, Bonanza>(&params, "{\"test\":true}")
+        .unwrap()
+        .image()
+        .to_vec()
+}
+
+fn usi() -> Session {
+    let mut s = Session::start();
+    s.send("usi");
+    s.until("usiok", |l| l == "usiok");
+    s
+}
+
+fn material(s: &mut Session) -> String {
+    s.send("position sfen lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    s.send("eval");
+    let out = s.sync();
+    out.into_iter()
+        .find(|l| l.contains("material"))
+        .unwrap_or_default()
+}
+
+fn plays(s: &mut Session) {
+    s.send("position startpos");
+    s.send("go depth 2");
+    let out = s.bestmove();
+    let last = out.last().unwrap();
+    assert!(
+        last.starts_with("bestmove ") && !last.contains("resign"),
+        "{last}"
+    );
+}
+
+fn cached_copies(cache: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(cache)
+        .map(|d| {
+            d.map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "kwt"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One test, because the cache directory is process-wide (an environment variable).
+#[test]
+fn compressed_files_unpack_once_into_the_cache_and_bad_ones_are_refused() {
+    let dir = std::env::temp_dir().join(format!("kishi-shipped-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.join("cache");
+    std::env::set_var("KISHI_CACHE_DIR", &cache);
+    let raw = marked_shogi_file();
+    let packed = xz(&raw);
+    let good = dir.join("marked.kwt.xz");
+    std::fs::write(&good, &packed).unwrap();
+
+    // First load: unpacked, announced with its time, then used.
+    let mut s = usi();
+    let builtin = material(&mut s);
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    let out = s.sync();
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("info string unpacking")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string unpacked") && l.contains(" s")),
+        "{out:?}"
+    );
+    let marked = material(&mut s);
+    assert_ne!(marked, builtin, "the unpacked file is in use");
+    let copies = cached_copies(&cache);
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    assert_eq!(std::fs::read(&copies[0]).unwrap(), raw);
+    plays(&mut s);
+    assert_eq!(s.close(), 0);
+
+    // Second engine: the checked copy is reused, nothing is unpacked.
+    let mut s = usi();
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    let out = s.sync();
+    assert!(
+        errors(&out).is_empty() && !out.iter().any(|l| l.contains("unpacking")),
+        "{out:?}"
+    );
+    assert_eq!(material(&mut s), marked);
+    assert_eq!(s.close(), 0);
+
+    // A corrupt copy in the cache is rebuilt, never used.
+    let mut bytes = std::fs::read(&copies[0]).unwrap();
+    bytes[4096] ^= 0x40;
+    std::fs::write(&copies[0], &bytes).unwrap();
+    let mut s = usi();
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    let out = s.sync();
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("rebuilding")), "{out:?}");
+    assert_eq!(material(&mut s), marked);
+    assert_eq!(std::fs::read(&copies[0]).unwrap(), raw);
+    assert_eq!(s.close(), 0);
+
+    // Bad compressed files: truncated, and a valid xz stream of a corrupt image. Each gives one
+    // error line naming the file, and the engine keeps the built-in evaluation and plays.
+    let truncated = dir.join("truncated.kwt.xz");
+    std::fs::write(&truncated, &packed[..packed.len() / 2]).unwrap();
+    let mut corrupt_raw = raw.clone();
+    corrupt_raw[4100] ^= 1;
+    let corrupt = dir.join("corrupt.kwt.xz");
+    std::fs::write(&corrupt, xz(&corrupt_raw)).unwrap();
+    let garbage = dir.join("garbage.kwt.xz");
+    std::fs::write(&garbage, b"not an xz stream at all").unwrap();
+    for (bad, why) in [(&truncated, "xz"), (&corrupt, "checksum"), (&garbage, "xz")] {
+        let mut s = usi();
+        s.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let out = s.sync();
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 1, "{}: {out:?}", bad.display());
+        assert!(
+            errs[0].contains(why) && errs[0].contains("not loaded"),
+            "{errs:?}"
+        );
+        assert_eq!(material(&mut s), builtin);
+        plays(&mut s);
+        assert_eq!(s.close(), 0);
+    }
+    assert_eq!(cached_copies(&cache).len(), 1, "nothing bad was cached");
+    let leftovers: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+
+    // An unusable cache directory (a path under a regular file): one error line, built-in kept.
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, b"x").unwrap();
+    std::env::set_var("KISHI_CACHE_DIR", blocker.join("cache"));
+    let mut s = usi();
+    s.send(&format!("setoption name EvalFile value {}", good.display()));
+    let out = s.sync();
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{out:?}");
+    assert!(errs[0].contains("cache"), "{errs:?}");
+    assert_eq!(material(&mut s), builtin);
+    plays(&mut s);
+    assert_eq!(s.close(), 0);
+    std::env::set_var("KISHI_CACHE_DIR", &cache);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_shipped_name_is_found_without_a_path() {
+    let name = Bonanza::embedded_file()
+        .expect("a shogi file is built in")
+        .0;
+    let mut s = usi();
+    s.send(&format!("setoption name EvalFile value {name}"));
+    let out = s.sync();
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.contains("loaded") && l.contains(name)),
+        "{out:?}"
+    );
+    s.send("setoption name EvalFile value no-such-shipped-file.kwt");
+    let out = s.sync();
+    let errs = errors(&out);
+    assert_eq!(errs.len(), 1, "{out:?}");
+    assert!(errs[0].contains("no shipped weight file"), "{errs:?}");
+    assert_eq!(s.close(), 0);
+}
+
+#[test]
+fn annotate_changes_only_the_provenance() {
+    let dir = std::env::temp_dir().join(format!("kishi-annotate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("a.kwt");
+    let raw = marked_shogi_file();
+    std::fs::write(&src, &raw).unwrap();
+    let dst = dir.join("b.kwt");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["weights", "annotate"])
+            .args(args)
+            .output()
+            .expect("kishi runs")
+    };
+    let (s, d) = (src.to_str().unwrap(), dst.to_str().unwrap());
+    let ok = run(&[
+        s,
+        "--out",
+        d,
+        "--set",
+        "command=kishi learn x",
+        "--set-json",
+        "elo={\"elo\":7}",
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let w = Weights::load::<ShogiPos, Bonanza>(&dst, kishi::eval::Verify::All).expect("valid file");
+    assert!(
+        w.provenance().contains("\"command\":\"kishi learn x\""),
+        "{}",
+        w.provenance()
+    );
+    assert!(
+        w.provenance().contains("\"elo\":{\"elo\":7}") && w.provenance().contains("\"test\":true")
+    );
+    let new = std::fs::read(&dst).unwrap();
+    let at = w.header().provenance_offset as usize;
+    assert_eq!(new[4096..at], raw[4096..at], "tables unchanged");
+    for bad in [
+        vec![s, "--out", d, "--set-json", "elo=nope"],
+        vec![s, "--out", d, "--set", "novalue"],
+        vec![s, "--set", "a=b"],
+        vec!["/no/such/file.kwt", "--out", d, "--set", "a=b"],
+    ] {
+        let r = run(&bad);
+        assert!(!r.status.success() && !r.stderr.is_empty(), "{bad:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

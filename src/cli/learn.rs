@@ -9,7 +9,7 @@ pub fn run(args: &[String]) -> i32 {
         return 0;
     }
     let mut out = std::io::stdout();
-    match crate::learn::run_game(args, None, &mut out) {
+    match crate::games::learn(args, None, &mut out) {
         Ok(s) => {
             println!("{}", s.describe());
             0

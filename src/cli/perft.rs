@@ -1,7 +1,7 @@
 //! `kishi perft <shogi|chess> "<sfen|fen|startpos>" <depth>`: one `<move>: <count>` line per root
 //! move, then `Nodes searched: N` (DESIGN §5).
 
-use crate::game::{perft_divide, Game};
+use crate::game::{format_divide, perft_divide, Game};
 use std::time::Instant;
 
 pub fn run(args: &[String]) -> i32 {
@@ -40,22 +40,4 @@ fn run_game<G: Game>(position: &str, depth: u32) -> Result<(), String> {
     let lines = perft_divide(&pos, depth);
     print!("{}", format_divide(&lines, start.elapsed().as_secs_f64()));
     Ok(())
-}
-
-/// The perft report shared by the CLI and the protocols' `go perft`.
-pub fn format_divide(lines: &[(String, u64)], seconds: f64) -> String {
-    let mut out = String::new();
-    let mut total = 0;
-    for (mv, n) in lines {
-        out.push_str(&format!("{mv}: {n}\n"));
-        total += n;
-    }
-    out.push_str(&format!("\nNodes searched: {total}\n"));
-    let nps = if seconds > 0.0 {
-        total as f64 / seconds
-    } else {
-        0.0
-    };
-    out.push_str(&format!("Time: {:.3} s ({:.0} nodes/s)\n", seconds, nps));
-    out
 }

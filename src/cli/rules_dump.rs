@@ -19,6 +19,7 @@
 use crate::game::{
     DrawReason, EnteringKingRule, Game, GameHistory, Outcome, RuleOptions, Side, WinReason,
 };
+use crate::util::json::json_str;
 use std::io::{BufRead, Write};
 
 pub fn run(args: &[String]) -> i32 {
@@ -215,22 +216,6 @@ pub fn outcome_text(o: Outcome) -> String {
             format!("draw:{reason}")
         }
     }
-}
-
-/// JSON string literal (shared with the learner's metrics).
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn json_list(items: &[String]) -> String {

@@ -2,7 +2,7 @@
 //! paper's baseline) from expert game records, using the play search to find PV leaves.
 //!
 //! `learn …` at the engine console and `kishi learn …` on the command line share `LearnArgs::parse`
-//! and `run_game`.
+//! and `crate::games::learn` (which picks the game's feature set and calls `run::run`).
 
 pub mod checkpoint;
 pub mod dataset;
@@ -317,17 +317,4 @@ impl LearnArgs {
 /// 256 cp worse still had T ≈ 0.3 and were dropped from the gradient).
 fn window_for(a: f64) -> i32 {
     (7.0 / a).round().clamp(1.0, 30_000.0) as i32
-}
-
-/// Parses and runs `learn` for the game named in the arguments (or `default_game`).
-pub fn run_game(
-    args: &[String],
-    default_game: Option<&str>,
-    out: &mut dyn std::io::Write,
-) -> Result<run::RunSummary, String> {
-    let a = LearnArgs::parse(args, default_game)?;
-    match a.game.as_str() {
-        "shogi" => run::run::<crate::shogi::ShogiPos, crate::shogi::features::Bonanza>(&a, out),
-        _ => run::run::<crate::chess::ChessPos, crate::chess::features::ChessFeatures>(&a, out),
-    }
 }

@@ -660,7 +660,7 @@ impl<F: Flavour> Controller<F> {
         }
         let start = Instant::now();
         let lines = perft_divide(self.history.current(), depth);
-        let text = crate::cli::perft::format_divide(&lines, start.elapsed().as_secs_f64());
+        let text = crate::game::format_divide(&lines, start.elapsed().as_secs_f64());
         let lines: Vec<&str> = text.lines().collect();
         self.out.lines(&lines);
         Ok(())
@@ -683,7 +683,7 @@ impl<F: Flavour> Controller<F> {
             buf: Vec::new(),
         };
         let summary =
-            crate::learn::run_game(args, Some(<F::G as crate::game::Game>::NAME), &mut sink)?;
+            crate::games::learn(args, Some(<F::G as crate::game::Game>::NAME), &mut sink)?;
         self.out.info_string(&summary.describe());
         Ok(())
     }

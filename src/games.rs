@@ -18,15 +18,10 @@ pub fn load_weight_file(path: &Path, expected_game: &str) -> Result<Weights, Str
     }
 }
 
-/// Parses and runs `learn` for the game named in the arguments (or `default_game`).
-pub fn learn(
-    args: &[String],
-    default_game: Option<&str>,
-    out: &mut dyn std::io::Write,
-) -> Result<run::RunSummary, String> {
-    let a = LearnArgs::parse(args, default_game)?;
+/// Runs `learn` for the game its arguments name (`LearnArgs::parse` accepts only the two).
+pub fn learn(a: &LearnArgs, out: &mut dyn std::io::Write) -> Result<run::RunSummary, String> {
     match a.game.as_str() {
-        "shogi" => run::run::<ShogiPos, Bonanza>(&a, out),
-        _ => run::run::<ChessPos, ChessFeatures>(&a, out),
+        "shogi" => run::run::<ShogiPos, Bonanza>(a, out),
+        _ => run::run::<ChessPos, ChessFeatures>(a, out),
     }
 }

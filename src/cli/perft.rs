@@ -1,25 +1,14 @@
 //! `kishi perft <shogi|chess> "<sfen|fen|startpos>" <depth>`: one `<move>: <count>` line per root
 //! move, then `Nodes searched: N` (DESIGN §5).
 
+use super::GameName;
 use crate::game::{format_divide, perft_divide, Game};
 use std::time::Instant;
 
-pub fn run(args: &[String]) -> i32 {
-    let (Some(game), Some(position), Some(depth)) = (args.first(), args.get(1), args.get(2)) else {
-        eprintln!("error: usage: kishi perft <shogi|chess> \"<sfen|fen|startpos>\" <depth>");
-        return 2;
-    };
-    let depth: u32 = match depth.parse() {
-        Ok(d) if (1..=20).contains(&d) => d,
-        _ => {
-            eprintln!("error: perft depth must be a number from 1 to 20, got '{depth}'");
-            return 2;
-        }
-    };
-    let result = match game.as_str() {
-        "shogi" => run_game::<crate::shogi::ShogiPos>(position, depth),
-        "chess" => run_game::<crate::chess::ChessPos>(position, depth),
-        other => Err(format!("unknown game '{other}' (expected shogi or chess)")),
+pub fn run(game: GameName, position: &str, depth: u32) -> i32 {
+    let result = match game {
+        GameName::Shogi => run_game::<crate::shogi::ShogiPos>(position, depth),
+        GameName::Chess => run_game::<crate::chess::ChessPos>(position, depth),
     };
     match result {
         Ok(()) => 0,

@@ -16,6 +16,7 @@
 //! round trip, `gives_check` against playing the move). A line that cannot be read yields
 //! `{"g":<index>,"error":"<message>"}` and the dump goes on.
 
+use super::GameName;
 use crate::game::{
     DrawReason, EnteringKingRule, Game, GameHistory, Outcome, RuleOptions, Side, WinReason,
 };
@@ -23,11 +24,10 @@ use crate::util::json;
 use serde::Serialize;
 use std::io::{BufRead, Write};
 
-pub fn run(args: &[String]) -> i32 {
-    let result = match args.first().map(String::as_str) {
-        Some("shogi") => dump::<crate::shogi::ShogiPos>(),
-        Some("chess") => dump::<crate::chess::ChessPos>(),
-        _ => Err("usage: kishi rules-dump <shogi|chess> < games".to_string()),
+pub fn run(game: GameName) -> i32 {
+    let result = match game {
+        GameName::Shogi => dump::<crate::shogi::ShogiPos>(),
+        GameName::Chess => dump::<crate::chess::ChessPos>(),
     };
     match result {
         Ok(()) => 0,

@@ -6,9 +6,10 @@ mod eval_util;
 
 use eval_util::*;
 use kishi::chess::features::{random_params, ChessAcc, ChessFeatures};
+use kishi::chess::ChessEval;
 use kishi::chess::ChessPos;
 use kishi::eval::rng::SplitMix64;
-use kishi::eval::{evaluate_features, ChessEval, Evaluator, FeatureSet, Weights};
+use kishi::eval::{evaluate_features, Evaluator, FeatureSet, Weights};
 use kishi::game::Game;
 use std::sync::{Arc, OnceLock};
 

@@ -7,9 +7,10 @@ mod eval_util;
 
 use eval_util::*;
 use kishi::eval::rng::SplitMix64;
-use kishi::eval::{evaluate_features, Evaluator, FeatureSet, ShogiEval, Weights};
+use kishi::eval::{evaluate_features, Evaluator, FeatureSet, Weights};
 use kishi::game::Game;
 use kishi::shogi::features::{random_params, Bonanza};
+use kishi::shogi::ShogiEval;
 use kishi::shogi::ShogiPos;
 use std::sync::{Arc, OnceLock};
 

@@ -5,13 +5,11 @@ use kishi::chess::features::{random_params as chess_params, ChessFeatures};
 use kishi::chess::ChessPos;
 use kishi::eval::format::{build_image, TableData};
 use kishi::eval::rng::SplitMix64;
-use kishi::eval::{
-    load_weight_file, write_weight_file, Evaluator, FeatureSet, GameEval, OwnedTable, ShogiEval,
-    Weights,
-};
+use kishi::eval::{write_weight_file, Evaluator, FeatureSet, GameEval, OwnedTable, Weights};
 use kishi::game::Game;
+use kishi::games::load_weight_file;
 use kishi::shogi::features::{Bonanza, BONANZA_MATERIAL};
-use kishi::shogi::ShogiPos;
+use kishi::shogi::{ShogiEval, ShogiPos};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -96,7 +94,7 @@ fn round_trip_chess_from_params() {
     assert_eq!(r.i32(0), w.i32(0));
     assert_eq!(r.i16(1), w.i16(1));
     assert_eq!(r.i32(2), w.i32(2));
-    let e = kishi::eval::ChessEval::new(Arc::new(r));
+    let e = kishi::chess::ChessEval::new(Arc::new(r));
     let pos =
         ChessPos::from_text("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
             .expect("fen");

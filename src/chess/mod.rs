@@ -1,10 +1,12 @@
 //! Chess rules over `cozy-chess`: positions (FEN), UCI moves, SEE, outcomes, records and features.
 
+pub mod eval;
 pub mod features;
 pub mod position;
 pub mod records;
 pub mod see;
 
+pub use eval::ChessEval;
 pub use position::ChessPos;
 
 /// Conventional piece values (pawn, knight, bishop, rook, queen, king) used by SEE, ordering and the

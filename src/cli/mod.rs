@@ -1,6 +1,8 @@
 //! Command-line subcommands of the `kishi` binary (`perft`, `bench`, `learn`, `weights`), and the
-//! protocol loop when no subcommand is given. Each subcommand parses its own arguments and returns
-//! the process exit code; errors go to stderr with a non-zero code.
+//! protocol loop when no subcommand is given. clap reads the command line (help, version and
+//! errors with usage come from it); `learn` and `weights` take the rest of the words and parse them
+//! with their own parsers (`learn`'s is the clap parser the console shares). Errors go to stderr
+//! with a non-zero exit code.
 
 pub mod bench;
 pub mod learn;
@@ -8,45 +10,95 @@ pub mod perft;
 pub mod rules_dump;
 pub mod weights;
 
-/// Runs the binary with its arguments (program name excluded); returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let Some(cmd) = args.first() else {
-        return protocol_loop();
-    };
-    let rest = &args[1..];
-    match cmd.as_str() {
-        "perft" => perft::run(rest),
-        "bench" => bench::run(rest),
-        "learn" => learn::run(rest),
-        // Developer command for the cross-check against cshogi / python-chess (not in HELP).
-        "rules-dump" => rules_dump::run(rest),
-        "weights" => weights::run(rest),
-        "help" | "--help" | "-h" => {
-            print!("{}", HELP);
-            0
-        }
-        "--version" | "-V" => {
-            println!("kishi {}", env!("CARGO_PKG_VERSION"));
-            0
-        }
-        other => {
-            eprintln!("error: unknown subcommand '{other}'\n\n{HELP}");
-            2
-        }
-    }
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner.
+///
+/// Without a subcommand, kishi reads USI or UCI from stdin (first command: usi | uci).
+#[derive(Debug, Parser)]
+#[command(name = "kishi", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
 }
 
-const HELP: &str = "\
-kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner
+/// The game a subcommand works on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    Shogi,
+    Chess,
+}
 
-usage:
-  kishi                                   read USI or UCI from stdin (first command: usi | uci)
-  kishi perft <shogi|chess> <\"<sfen|fen>\"|startpos> <depth>
-  kishi bench <shogi|chess> [depth] [threads] [hash-mb]
-  kishi weights <inspect|verify|make-random|hold|eval|bench|evalbench> … (kishi weights help)
-  kishi learn <mmto|ct> --game <shogi|chess> --out DIR ... (kishi learn mmto --help)
-  kishi help
-";
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Move-path counts: one `<move>: <count>` line per root move, then `Nodes searched: N`
+    Perft {
+        game: GameName,
+        /// an SFEN / FEN, or startpos
+        #[arg(value_name = "sfen|fen|startpos", allow_hyphen_values = true)]
+        position: String,
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=20))]
+        depth: u32,
+    },
+    /// The fixed search benchmark: Nodes searched / Nodes/second
+    Bench {
+        #[arg(default_value = "chess")]
+        game: GameName,
+        /// search depth [default: the game's bench depth]
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        #[arg(default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+        hash_mb: u64,
+    },
+    /// The learner: learn <mmto|ct> --game <shogi|chess> --out DIR ... (kishi learn --help)
+    #[command(disable_help_flag = true)]
+    Learn {
+        /// the learner's words (kishi learn --help lists them)
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Weight files: inspect, verify, make-random, hold, eval, bench, evalbench (kishi weights help)
+    #[command(disable_help_flag = true)]
+    Weights {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
+    #[command(hide = true)]
+    RulesDump { game: GameName },
+}
+
+/// Runs the binary with its arguments (program name excluded); returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let words = std::iter::once("kishi".to_string()).chain(args.iter().cloned());
+    let cli = match Cli::try_parse_from(words) {
+        Ok(c) => c,
+        Err(e) => {
+            // Help and version go to stdout with code 0, errors to stderr with code 2.
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match cli.command {
+        None => protocol_loop(),
+        Some(Command::Perft {
+            game,
+            position,
+            depth,
+        }) => perft::run(game, &position, depth),
+        Some(Command::Bench {
+            game,
+            depth,
+            threads,
+            hash_mb,
+        }) => bench::run(game, depth, threads as usize, hash_mb as usize),
+        Some(Command::Learn { args }) => learn::run(&args),
+        Some(Command::Weights { args }) => weights::run(&args),
+        Some(Command::RulesDump { game }) => rules_dump::run(game),
+    }
+}
 
 /// The USI/UCI loop on stdin/stdout. stdout is wrapped unbuffered-by-line by `protocol::info::Out`
 /// (every line is flushed), so a GUI behind a pipe sees each line at once.

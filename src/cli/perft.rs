@@ -1,25 +1,14 @@
 //! `kishi perft <shogi|chess> "<sfen|fen|startpos>" <depth>`: one `<move>: <count>` line per root
 //! move, then `Nodes searched: N` (DESIGN §5).
 
-use crate::game::{perft_divide, Game};
+use super::GameName;
+use crate::game::{format_divide, perft_divide, Game};
 use std::time::Instant;
 
-pub fn run(args: &[String]) -> i32 {
-    let (Some(game), Some(position), Some(depth)) = (args.first(), args.get(1), args.get(2)) else {
-        eprintln!("error: usage: kishi perft <shogi|chess> \"<sfen|fen|startpos>\" <depth>");
-        return 2;
-    };
-    let depth: u32 = match depth.parse() {
-        Ok(d) if (1..=20).contains(&d) => d,
-        _ => {
-            eprintln!("error: perft depth must be a number from 1 to 20, got '{depth}'");
-            return 2;
-        }
-    };
-    let result = match game.as_str() {
-        "shogi" => run_game::<crate::shogi::ShogiPos>(position, depth),
-        "chess" => run_game::<crate::chess::ChessPos>(position, depth),
-        other => Err(format!("unknown game '{other}' (expected shogi or chess)")),
+pub fn run(game: GameName, position: &str, depth: u32) -> i32 {
+    let result = match game {
+        GameName::Shogi => run_game::<crate::shogi::ShogiPos>(position, depth),
+        GameName::Chess => run_game::<crate::chess::ChessPos>(position, depth),
     };
     match result {
         Ok(()) => 0,
@@ -40,22 +29,4 @@ fn run_game<G: Game>(position: &str, depth: u32) -> Result<(), String> {
     let lines = perft_divide(&pos, depth);
     print!("{}", format_divide(&lines, start.elapsed().as_secs_f64()));
     Ok(())
-}
-
-/// The perft report shared by the CLI and the protocols' `go perft`.
-pub fn format_divide(lines: &[(String, u64)], seconds: f64) -> String {
-    let mut out = String::new();
-    let mut total = 0;
-    for (mv, n) in lines {
-        out.push_str(&format!("{mv}: {n}\n"));
-        total += n;
-    }
-    out.push_str(&format!("\nNodes searched: {total}\n"));
-    let nps = if seconds > 0.0 {
-        total as f64 / seconds
-    } else {
-        0.0
-    };
-    out.push_str(&format!("Time: {:.3} s ({:.0} nodes/s)\n", seconds, nps));
-    out
 }

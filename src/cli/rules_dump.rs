@@ -16,16 +16,18 @@
 //! round trip, `gives_check` against playing the move). A line that cannot be read yields
 //! `{"g":<index>,"error":"<message>"}` and the dump goes on.
 
+use super::GameName;
 use crate::game::{
     DrawReason, EnteringKingRule, Game, GameHistory, Outcome, RuleOptions, Side, WinReason,
 };
+use crate::util::json;
+use serde::Serialize;
 use std::io::{BufRead, Write};
 
-pub fn run(args: &[String]) -> i32 {
-    let result = match args.first().map(String::as_str) {
-        Some("shogi") => dump::<crate::shogi::ShogiPos>(),
-        Some("chess") => dump::<crate::chess::ChessPos>(),
-        _ => Err("usage: kishi rules-dump <shogi|chess> < games".to_string()),
+pub fn run(game: GameName) -> i32 {
+    let result = match game {
+        GameName::Shogi => dump::<crate::shogi::ShogiPos>(),
+        GameName::Chess => dump::<crate::chess::ChessPos>(),
     };
     match result {
         Ok(()) => 0,
@@ -47,7 +49,7 @@ fn dump<G: Game>() -> Result<(), String> {
         }
         let written = match parse_game_line::<G>(&line) {
             Ok((start, moves)) => dump_game(&mut out, g, start, &moves),
-            Err(e) => writeln!(out, "{{\"g\":{g},\"error\":{}}}", json_str(&e)),
+            Err(error) => writeln!(out, "{}", json::line(&ErrorLine { g, error })),
         };
         written.map_err(|e| format!("cannot write stdout: {e}"))?;
     }
@@ -93,12 +95,34 @@ fn dump_game<G: Game>(
         match history.current().parse_move(text) {
             Ok(mv) => history.push(mv),
             Err(e) => {
-                let msg = format!("move {} '{text}': {e}", ply + 1);
-                return writeln!(out, "{{\"g\":{g},\"error\":{}}}", json_str(&msg));
+                let error = format!("move {} '{text}': {e}", ply + 1);
+                return writeln!(out, "{}", json::line(&ErrorLine { g, error }));
             }
         }
     }
     Ok(())
+}
+
+/// A line that could not be read, or a move that could not be played.
+#[derive(Serialize)]
+struct ErrorLine {
+    g: usize,
+    error: String,
+}
+
+/// What the rules say at one position (key order as in the module documentation).
+#[derive(Serialize)]
+struct PositionLine {
+    g: usize,
+    ply: usize,
+    text: String,
+    moves: Vec<String>,
+    check: bool,
+    outcome: String,
+    declare: bool,
+    tactical: Vec<String>,
+    checks: Vec<String>,
+    errors: Vec<String>,
 }
 
 fn write_position<G: Game>(
@@ -175,17 +199,19 @@ fn write_position<G: Game>(
         .outcome(rules)
         .map_or("none".to_string(), outcome_text);
     let declare = pos.can_declare_win(EnteringKingRule::CsaRule27);
-    writeln!(
-        out,
-        "{{\"g\":{g},\"ply\":{ply},\"text\":{},\"moves\":{},\"check\":{},\"outcome\":\"{outcome}\",\
-         \"declare\":{declare},\"tactical\":{},\"checks\":{},\"errors\":{}}}",
-        json_str(&text),
-        json_list(&moves),
-        pos.in_check(),
-        json_list(&tactical),
-        json_list(&checks),
-        json_list(&errors)
-    )
+    let line = PositionLine {
+        g,
+        ply,
+        text,
+        moves,
+        check: pos.in_check(),
+        outcome,
+        declare,
+        tactical,
+        checks,
+        errors,
+    };
+    writeln!(out, "{}", json::line(&line))
 }
 
 /// `win:first:checkmate`, `draw:repetition`, … (stable names for the cross-check script).
@@ -215,25 +241,4 @@ pub fn outcome_text(o: Outcome) -> String {
             format!("draw:{reason}")
         }
     }
-}
-
-/// JSON string literal (shared with the learner's metrics).
-pub fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-fn json_list(items: &[String]) -> String {
-    let parts: Vec<String> = items.iter().map(|s| json_str(s)).collect();
-    format!("[{}]", parts.join(","))
 }

@@ -234,9 +234,22 @@ fn make_random(args: &[String]) -> Result<(), String> {
     let seed = opt(args, "--seed", 1)?;
     let spread = opt(args, "--spread", 64)?.min(32_000) as i32;
     let t = Instant::now();
-    let prov = format!(
-        r#"{{"learner":"none","method":"random","seed":{seed},"spread":{spread},"note":"for benchmarks only"}}"#
-    );
+    /// The provenance of a random file (field order = key order).
+    #[derive(serde::Serialize)]
+    struct Random {
+        learner: &'static str,
+        method: &'static str,
+        seed: u64,
+        spread: i32,
+        note: &'static str,
+    }
+    let prov = crate::util::json::line(&Random {
+        learner: "none",
+        method: "random",
+        seed,
+        spread,
+        note: "for benchmarks only",
+    });
     let w = match game.as_str() {
         "shogi" => Weights::from_params::<ShogiPos, Bonanza>(
             &crate::shogi::features::random_params(seed, spread),

@@ -1,16 +1,13 @@
 //! `LinearEval<F>`: the `Evaluator` the search uses, a cheap-to-clone handle on shared `Weights`
-//! that forwards to a feature set. `ShogiEval` and `ChessEval` name the two games' evaluators.
+//! that forwards to a feature set. The games bind it to their feature sets (`shogi::ShogiEval`,
+//! `chess::ChessEval`).
 
-use super::weights::{default_weights, Verify, Weights};
-use super::{Evaluator, FeatureSet, GameEval};
-use crate::chess::features::ChessFeatures;
-use crate::chess::ChessPos;
+use super::weights::{Verify, Weights};
+use super::{Evaluator, FeatureSet};
 use crate::game::Game;
-use crate::shogi::features::Bonanza;
-use crate::shogi::ShogiPos;
 use std::marker::PhantomData;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub struct LinearEval<G: Game, F: FeatureSet<G>> {
     weights: Arc<Weights>,
@@ -77,34 +74,5 @@ impl<G: Game, F: FeatureSet<G>> Evaluator<G> for LinearEval<G, F> {
     }
     fn breakdown(&self, pos: &G) -> Vec<(String, i32)> {
         F::breakdown(&self.weights, pos)
-    }
-}
-
-pub type ShogiEval = LinearEval<ShogiPos, Bonanza>;
-pub type ChessEval = LinearEval<ChessPos, ChessFeatures>;
-
-impl GameEval for ShogiPos {
-    type Eval = ShogiEval;
-    fn default_eval() -> ShogiEval {
-        static W: OnceLock<Arc<Weights>> = OnceLock::new();
-        ShogiEval::new(Arc::clone(
-            W.get_or_init(|| Arc::new(default_weights::<ShogiPos, Bonanza>())),
-        ))
-    }
-    fn load_eval(path: &Path) -> Result<ShogiEval, String> {
-        ShogiEval::load(path)
-    }
-}
-
-impl GameEval for ChessPos {
-    type Eval = ChessEval;
-    fn default_eval() -> ChessEval {
-        static W: OnceLock<Arc<Weights>> = OnceLock::new();
-        ChessEval::new(Arc::clone(W.get_or_init(|| {
-            Arc::new(default_weights::<ChessPos, ChessFeatures>())
-        })))
-    }
-    fn load_eval(path: &Path) -> Result<ChessEval, String> {
-        ChessEval::load(path)
     }
 }

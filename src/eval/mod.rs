@@ -1,8 +1,9 @@
 //! Evaluation: the `Evaluator` interface the search calls, kept incrementally on the search's
 //! per-ply stack. Feature sets, weight files and memory-mapped tables live in submodules:
 //! `format` (the bytes of a weight file), `weights` (checked loading, the in-memory image, the
-//! writer), `linear` (the evaluator generic over a `FeatureSet`). The feature sets themselves are
-//! game code: `crate::shogi::features` (Bonanza KP/KKP/KPP) and `crate::chess::features`.
+//! writer), `linear` (the evaluator generic over a `FeatureSet`). The feature sets themselves, and
+//! their binding to a position type (`GameEval`), are game code in `shogi` and `chess`: this module
+//! names no game.
 
 pub mod format;
 pub mod linear;
@@ -12,10 +13,9 @@ pub mod shipped;
 pub mod weights;
 
 pub use format::{Elem, TableData, TableSpec};
-pub use linear::{ChessEval, LinearEval, ShogiEval};
+pub use linear::LinearEval;
 pub use weights::{
-    default_weights, handset_weights, load_weight_file, write_weight_file, OwnedTable, Verify,
-    Weights,
+    default_weights, handset_weights, write_weight_file, OwnedTable, Verify, Weights,
 };
 
 use crate::game::Game;

@@ -314,22 +314,6 @@ fn check_tables(
     Ok((ranges, all))
 }
 
-/// Loads a weight file for `expected_game` ("shogi" or "chess") with that game's feature set,
-/// with the `isready` level of checking. The error names the file and the problem.
-pub fn load_weight_file(path: &Path, expected_game: &str) -> Result<Weights, String> {
-    match expected_game {
-        "shogi" => Weights::load::<crate::shogi::ShogiPos, crate::shogi::features::Bonanza>(
-            path,
-            Verify::Load,
-        ),
-        "chess" => Weights::load::<crate::chess::ChessPos, crate::chess::features::ChessFeatures>(
-            path,
-            Verify::Load,
-        ),
-        other => Err(format!("{}: unknown game '{other}'", path.display())),
-    }
-}
-
 /// Writes a weight file atomically from expanded tables in `F::tables()` order (`None` = absent).
 pub fn write_weight_file<G: Game, F: FeatureSet<G>>(
     path: &Path,

@@ -235,3 +235,21 @@ pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
         })
         .collect()
 }
+
+/// The perft report shared by the CLI and the protocols' `go perft`.
+pub fn format_divide(lines: &[(String, u64)], seconds: f64) -> String {
+    let mut out = String::new();
+    let mut total = 0;
+    for (mv, n) in lines {
+        out.push_str(&format!("{mv}: {n}\n"));
+        total += n;
+    }
+    out.push_str(&format!("\nNodes searched: {total}\n"));
+    let nps = if seconds > 0.0 {
+        total as f64 / seconds
+    } else {
+        0.0
+    };
+    out.push_str(&format!("Time: {:.3} s ({:.0} nodes/s)\n", seconds, nps));
+    out
+}

@@ -6,13 +6,14 @@ use super::checkpoint::{BestSoFar, Checkpoint};
 use super::dataset::{self, Rng};
 use super::mmto::{self, LearnConfig, Learned, Method, Step1Stats};
 use super::LearnArgs;
-use crate::cli::rules_dump::json_str;
 use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
 use crate::eval::FeatureSet;
 use crate::game::records::GameRecords;
 use crate::game::Game;
+use crate::util::json::{self, fixed6, shortest, Num};
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -55,14 +56,6 @@ impl RunSummary {
             ));
         }
         s
-    }
-}
-
-fn f(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else {
-        "null".into()
     }
 }
 
@@ -420,6 +413,63 @@ fn progress_bar(len: usize, quiet: bool, iter: usize, total: usize) -> ProgressB
     bar
 }
 
+/// One table's size in a metrics line.
+#[derive(Serialize)]
+struct TableStats {
+    nonzero: usize,
+    l1: u64,
+    learned: bool,
+}
+
+/// The tables of a metrics line: a JSON object keyed by table name, in parameter order.
+struct TablesByName(Vec<(String, TableStats)>);
+
+impl Serialize for TablesByName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
+}
+
+/// One line of `metrics.jsonl` (field order = key order; `scripts/plot_learning.py` reads it).
+#[derive(Serialize)]
+struct MetricsLine {
+    iteration: usize,
+    weights_measured: usize,
+    best_test: Num,
+    best_updates: u32,
+    #[serde(rename = "J")]
+    j: Num,
+    #[serde(rename = "J_after")]
+    j_after: Num,
+    /// The constraint term: always 0 (the constraint is kept exactly, not penalised).
+    #[serde(rename = "J_C")]
+    j_c: u8,
+    lambda0: Num,
+    #[serde(rename = "J_R")]
+    j_r: Num,
+    total: Num,
+    agreement_train: Num,
+    agreement_test: Num,
+    agreement_train_strict: Num,
+    agreement_test_strict: Num,
+    test_ties: usize,
+    train_positions: usize,
+    train_used: usize,
+    test_used: usize,
+    pairs: usize,
+    in_window: usize,
+    mates_excluded: usize,
+    ties: usize,
+    inconsistent_leaves: usize,
+    piece_values: Vec<i32>,
+    tables: TablesByName,
+    seconds_step1: Num,
+    seconds_steps23: Num,
+    seconds_total: Num,
+    positions_per_second: Num,
+    unix_time: u64,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn metrics_line<G: Game, F: FeatureSet<G>>(
     iter: usize,
@@ -436,62 +486,92 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
 ) -> String {
     let mut tables = Vec::new();
     for (name, a, b) in Learned::table_ranges::<G, F>() {
-        let nz = params[a..b].iter().filter(|&&v| v != 0).count();
+        let nonzero = params[a..b].iter().filter(|&&v| v != 0).count();
         let l1: u64 = params[a..b].iter().map(|v| v.unsigned_abs() as u64).sum();
-        let learning = learned.tables.iter().any(|t| t.0 == name);
-        tables.push(format!(
-            "{}:{{\"nonzero\":{nz},\"l1\":{l1},\"learned\":{learning}}}",
-            json_str(&name)
+        let learned = learned.tables.iter().any(|t| t.0 == name);
+        tables.push((
+            name,
+            TableStats {
+                nonzero,
+                l1,
+                learned,
+            },
         ));
     }
-    let material = Learned::table_ranges::<G, F>()
+    let piece_values = Learned::table_ranges::<G, F>()
         .into_iter()
         .find(|t| t.0 == "material")
-        .map(|(_, a, b)| {
-            params[a..b]
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        })
+        .map(|(_, a, b)| params[a..b].to_vec())
         .unwrap_or_default();
-    let unix = std::time::SystemTime::now()
+    let unix_time = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    format!(
-        "{{\"iteration\":{iter},\"weights_measured\":{},\"best_test\":{},\"best_updates\":{},\"J\":{},\"J_after\":{},\"J_C\":0,\"lambda0\":{},\"J_R\":{},\"total\":{},\"agreement_train\":{},\"agreement_test\":{},\"agreement_train_strict\":{},\"agreement_test_strict\":{},\"test_ties\":{},\"train_positions\":{},\"train_used\":{},\"test_used\":{},\"pairs\":{},\"in_window\":{},\"mates_excluded\":{},\"ties\":{},\"inconsistent_leaves\":{},\"piece_values\":[{material}],\"tables\":{{{}}},\"seconds_step1\":{},\"seconds_steps23\":{},\"seconds_total\":{},\"positions_per_second\":{},\"unix_time\":{unix}}}",
-        iter - 1,
-        if best.agreement >= 0.0 {
-            f(best.agreement)
+    json::line(&MetricsLine {
+        iteration: iter,
+        weights_measured: iter - 1,
+        best_test: if best.agreement >= 0.0 {
+            fixed6(best.agreement)
         } else {
-            "null".into()
+            None
         },
-        best.updates,
-        f(j_before),
-        f(j_after),
-        f(lambda0),
-        f(j_r),
-        f(j_after + j_r),
-        f(train.agreement()),
-        f(test.agreement()),
-        f(train.agreement_strict()),
-        f(test.agreement_strict()),
-        test.ties,
-        train.positions,
-        train.used,
-        test.used,
-        train.pairs,
-        train.in_window,
-        train.mates,
-        train.ties,
-        train.inconsistent,
-        tables.join(","),
-        f(secs[0]),
-        f(secs[1]),
-        f(secs[2]),
-        f((train.positions + test.positions) as f64 / secs[0].max(1e-9)),
-    )
+        best_updates: best.updates,
+        j: fixed6(j_before),
+        j_after: fixed6(j_after),
+        j_c: 0,
+        lambda0: fixed6(lambda0),
+        j_r: fixed6(j_r),
+        total: fixed6(j_after + j_r),
+        agreement_train: fixed6(train.agreement()),
+        agreement_test: fixed6(test.agreement()),
+        agreement_train_strict: fixed6(train.agreement_strict()),
+        agreement_test_strict: fixed6(test.agreement_strict()),
+        test_ties: test.ties,
+        train_positions: train.positions,
+        train_used: train.used,
+        test_used: test.used,
+        pairs: train.pairs,
+        in_window: train.in_window,
+        mates_excluded: train.mates,
+        ties: train.ties,
+        inconsistent_leaves: train.inconsistent,
+        piece_values,
+        tables: TablesByName(tables),
+        seconds_step1: fixed6(secs[0]),
+        seconds_steps23: fixed6(secs[1]),
+        seconds_total: fixed6(secs[2]),
+        positions_per_second: fixed6((train.positions + test.positions) as f64 / secs[0].max(1e-9)),
+        unix_time,
+    })
+}
+
+/// The learner's settings in the provenance block.
+#[derive(Serialize)]
+struct HyperParameters {
+    a: Num,
+    l1: Num,
+    step: String,
+    piece_sum: Option<i64>,
+    depth: i32,
+    window: i32,
+    reuse: usize,
+    seed: u64,
+}
+
+/// The provenance block of a learned weight file (field order = key order).
+#[derive(Serialize)]
+struct Provenance<'a> {
+    learner: &'a str,
+    method: &'a str,
+    game: &'a str,
+    feature_set: &'a str,
+    tables_learned: String,
+    hyper_parameters: HyperParameters,
+    data_files: Vec<String>,
+    iterations: usize,
+    final_objective: Num,
+    agreement_train: Num,
+    agreement_test: Num,
 }
 
 /// The provenance block of the weight file: deterministic (no clock), so that two runs with the
@@ -502,36 +582,39 @@ fn provenance<G: Game, F: FeatureSet<G>>(
     iter: usize,
     s: &RunSummary,
 ) -> String {
-    let files: Vec<String> = args
+    let data_files: Vec<String> = args
         .data
         .train_files
         .iter()
         .chain(&args.data.split_files)
         .chain(&args.data.test_files)
-        .map(|p| json_str(&p.display().to_string()))
+        .map(|p| p.display().to_string())
         .collect();
-    format!(
-        "{{\"learner\":\"kishi learn\",\"method\":{},\"game\":{},\"feature_set\":{},\"tables_learned\":{},\"hyper_parameters\":{{\"a\":{},\"l1\":{},\"step\":{},\"piece_sum\":{},\"depth\":{},\"window\":{},\"reuse\":{},\"seed\":{}}},\"data_files\":[{}],\"iterations\":{iter},\"final_objective\":{},\"agreement_train\":{},\"agreement_test\":{}}}",
-        json_str(match cfg.method {
+    json::line(&Provenance {
+        learner: "kishi learn",
+        method: match cfg.method {
             Method::Mmto => "mmto",
             Method::Ct => "ct",
-        }),
-        json_str(G::NAME),
-        json_str(F::NAME),
-        json_str(&args.tables.join(",")),
-        cfg.a,
-        cfg.l1,
-        json_str(&format!("{:?}", cfg.step)),
-        cfg.piece_sum.map_or("null".into(), |v| v.to_string()),
-        cfg.depth,
-        cfg.window,
-        cfg.reuse,
-        cfg.seed,
-        files.join(","),
-        f(s.final_objective),
-        f(s.train_agreement),
-        f(s.test_agreement),
-    )
+        },
+        game: G::NAME,
+        feature_set: F::NAME,
+        tables_learned: args.tables.join(","),
+        hyper_parameters: HyperParameters {
+            a: shortest(cfg.a),
+            l1: shortest(cfg.l1),
+            step: format!("{:?}", cfg.step),
+            piece_sum: cfg.piece_sum,
+            depth: cfg.depth,
+            window: cfg.window,
+            reuse: cfg.reuse,
+            seed: cfg.seed,
+        },
+        data_files,
+        iterations: iter,
+        final_objective: fixed6(s.final_objective),
+        agreement_train: fixed6(s.train_agreement),
+        agreement_test: fixed6(s.test_agreement),
+    })
 }
 
 fn count_lines(path: &Path) -> u64 {

@@ -22,6 +22,7 @@ use crate::eval::{Evaluator, GameEval};
 use crate::game::{
     perft_divide, EnteringKingRule, Game, GameHistory, RuleOptions, Side, MATE_BOUND, MAX_PLY,
 };
+use crate::learn::{ArgsError, LearnArgs};
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::time::Instant;
@@ -666,7 +667,7 @@ impl<F: Flavour> Controller<F> {
         }
         let start = Instant::now();
         let lines = perft_divide(self.history.current(), depth);
-        let text = crate::cli::perft::format_divide(&lines, start.elapsed().as_secs_f64());
+        let text = crate::game::format_divide(&lines, start.elapsed().as_secs_f64());
         let lines: Vec<&str> = text.lines().collect();
         self.out.lines(&lines);
         Ok(())
@@ -680,16 +681,25 @@ impl<F: Flavour> Controller<F> {
         if self.searching() {
             return Err("learn while a search is running (send stop first)".into());
         }
-        if matches!(args.first().map(String::as_str), None | Some("help")) {
-            self.out.info_string(crate::learn::USAGE);
-            return Ok(());
-        }
+        let a = match LearnArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
+            Ok(a) => a,
+            Err(ArgsError::Help) => {
+                // The same text as `kishi learn --help`, one `info string` per line.
+                let lines: Vec<String> = crate::learn::help_text()
+                    .lines()
+                    .map(|l| format!("info string {l}").trim_end().to_string())
+                    .collect();
+                self.out.lines(&lines);
+                return Ok(());
+            }
+            // One line: the console answers a bad command with one `info string error: …`.
+            Err(e) => return Err(e.one_line()),
+        };
         let mut sink = LineSink {
             out: self.out.clone(),
             buf: Vec::new(),
         };
-        let summary =
-            crate::learn::run_game(args, Some(<F::G as crate::game::Game>::NAME), &mut sink)?;
+        let summary = crate::games::learn(&a, &mut sink)?;
         self.out.info_string(&summary.describe());
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 pub mod bonapiece;
 pub mod declaration;
+pub mod eval;
 pub mod features;
 pub mod movegen;
 pub mod position;
@@ -9,6 +10,7 @@ pub mod records;
 pub mod see;
 pub mod sfen;
 
+pub use eval::ShogiEval;
 pub use position::ShogiPos;
 
 /// Piece values used by SEE, move ordering and the material fallback: Bonanza 6's published values,

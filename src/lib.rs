@@ -8,6 +8,7 @@ pub mod cli;
 pub mod eval;
 pub mod game;
 pub mod learn;
+pub mod mate;
 pub mod protocol;
 pub mod search;
 pub mod shogi;

@@ -26,7 +26,22 @@ pub struct NodeResult {
     pub dn: u32,
     pub len: u16,
     pub hand: Hand,
-    pub path_dependent: bool,
+    /// For a disproof: what it depends on besides the position. `INDEPENDENT`; `ALWAYS` (the
+    /// length bound, or a table entry that depended on its path); or `1 + ply` of the shallowest
+    /// ancestor whose repetition it used. A node at that ply or above sees the repetition as
+    /// internal to its own subtree, so for it the disproof holds whatever the path above.
+    pub dep: u32,
+}
+
+/// `NodeResult::dep` of a result that holds on any path.
+pub const INDEPENDENT: u32 = u32::MAX;
+/// `NodeResult::dep` of a disproof that holds only on this path (or under this length bound).
+pub const ALWAYS: u32 = 0;
+
+impl NodeResult {
+    pub fn path_dependent(&self) -> bool {
+        self.dep != INDEPENDENT
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,13 +143,14 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// What the table knows about `pos` at `ply` (a path repetition counts as a failure).
     pub fn probe(&self, pos: &G, ply: u32) -> NodeResult {
         let hand = pos.hand(self.attacker);
-        if self.path.contains(&pos.key()) {
+        let key = pos.key();
+        if let Some(i) = self.path.iter().position(|&k| k == key) {
             return NodeResult {
                 pn: INF,
                 dn: 0,
                 len: 0,
                 hand,
-                path_dependent: true,
+                dep: i as u32 + 1,
             };
         }
         let p = self
@@ -145,7 +161,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             dn: p.dn,
             len: p.len,
             hand: p.hand,
-            path_dependent: p.path_dependent,
+            dep: if p.path_dependent { ALWAYS } else { INDEPENDENT },
         }
     }
 
@@ -160,7 +176,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
         let r = self.mid(pos, ply, INF, INF);
         if r.pn == 0 {
             RootOutcome::Proven
-        } else if r.dn == 0 && !r.path_dependent {
+        } else if r.dn == 0 && !r.path_dependent() {
             RootOutcome::Disproven
         } else {
             RootOutcome::Unknown
@@ -200,8 +216,12 @@ impl<'a, G: MateGame> Solver<'a, G> {
     }
 
     fn finish(&mut self, key: u64, r: NodeResult, work: u64) -> NodeResult {
-        self.table
-            .store(key, r.hand, r.pn, r.dn, r.len, r.path_dependent, work);
+        // A disproof resting on a repetition above this node is not stored: read back on another
+        // path it would be wrong (the graph-history interaction); the node is searched again.
+        if !(r.dn == 0 && r.dep != INDEPENDENT && r.dep != ALWAYS) {
+            self.table
+                .store(key, r.hand, r.pn, r.dn, r.len, r.path_dependent(), work);
+        }
         r
     }
 
@@ -227,7 +247,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     dn: 0,
                     len: 0,
                     hand,
-                    path_dependent: true,
+                    dep: ALWAYS,
                 };
             }
             pos.check_moves(&mut moves);
@@ -243,7 +263,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     dn: 0,
                     len: 0,
                     hand: dp,
-                    path_dependent: false,
+                    dep: INDEPENDENT,
                 };
                 return self.finish(key, r, 1);
             }
@@ -255,7 +275,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     dn: INF,
                     len: 0,
                     hand: self.and_proof_hand(pos, Hand::EMPTY, &hand),
-                    path_dependent: false,
+                    dep: INDEPENDENT,
                 };
                 return self.finish(key, r, 1);
             }
@@ -276,7 +296,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     dn: INF,
                     len: 0,
                     hand: self.and_proof_hand(&child, Hand::EMPTY, &c_hand),
-                    path_dependent: false,
+                    dep: INDEPENDENT,
                 };
                 self.table
                     .store(child.board_key(), res.hand, 0, INF, 0, false, 1);
@@ -322,7 +342,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
         }
         self.path.pop();
 
-        let r = self.result(or, pos, &hand, &children, plies_left);
+        let r = self.result(or, pos, &hand, &children, ply, plies_left);
         let work = self.nodes - start_nodes;
         self.finish(key, r, work)
     }
@@ -373,6 +393,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
         pos: &G,
         hand: &Hand,
         children: &[Child<G>],
+        ply: u32,
         plies_left: u32,
     ) -> NodeResult {
         let (pn, dn) = Self::numbers(or, children);
@@ -381,7 +402,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             dn,
             len: 0,
             hand: *hand,
-            path_dependent: false,
+            dep: INDEPENDENT,
         };
         if pn == 0 {
             if or {
@@ -409,7 +430,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 let mut dp = Hand::ANY;
                 for c in children {
                     dp = dp.min(&c.res.hand.disproof_before(c.effect));
-                    r.path_dependent |= c.res.path_dependent;
+                    r.dep = r.dep.min(c.res.dep);
                 }
                 r.hand = Self::or_disproof_hand(dp, hand);
             } else {
@@ -417,7 +438,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 let c = children
                     .iter()
                     .filter(|c| c.res.dn == 0)
-                    .min_by_key(|c| c.res.path_dependent);
+                    .max_by_key(|c| c.res.dep);
                 if let Some(c) = c {
                     let mut dp = c.res.hand;
                     if let HandEffect::Drop(k) = c.effect {
@@ -425,10 +446,14 @@ impl<'a, G: MateGame> Solver<'a, G> {
                         dp.set(k, hand.get(k));
                     }
                     r.hand = dp.max(hand);
-                    r.path_dependent = c.res.path_dependent;
+                    r.dep = c.res.dep;
                 }
             }
-            if r.path_dependent {
+            if r.dep != ALWAYS && r.dep > ply {
+                // The repetitions it used are inside this node's subtree.
+                r.dep = INDEPENDENT;
+            }
+            if r.path_dependent() {
                 r.len = plies_left.min(u32::from(u16::MAX)) as u16;
             }
         }

@@ -40,8 +40,8 @@ fn pv_text(pos: &ShogiPos, pv: &[haitaka::Move]) -> String {
 
 #[test]
 fn miniosl_suite_exact_lengths() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/suites/tsume_miniosl.tsv");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/suites/tsume_miniosl.tsv");
     let text = std::fs::read_to_string(&path).expect("the shared tsume suite");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("a header").split('\t').collect();
@@ -65,7 +65,10 @@ fn miniosl_suite_exact_lengths() {
         match report.result {
             MateResult::Mate(pv) => {
                 if let Err(e) = verify_mate_line(&pos, &pv) {
-                    failures.push(format!("{id}: PV {} is not a mate: {e}", pv_text(&pos, &pv)));
+                    failures.push(format!(
+                        "{id}: PV {} is not a mate: {e}",
+                        pv_text(&pos, &pv)
+                    ));
                 } else if pv.len() != plies {
                     failures.push(format!(
                         "{id}: mate in {} ({}), expected {plies}",
@@ -86,11 +89,20 @@ fn miniosl_suite_exact_lengths() {
 #[test]
 fn no_checks_and_lone_gold_are_no_mate() {
     // No pieces to check with.
-    assert_eq!(run("4k4/9/9/9/9/9/9/9/4K4 b - 1", 10_000), MateResult::NoMate);
+    assert_eq!(
+        run("4k4/9/9/9/9/9/9/9/4K4 b - 1", 10_000),
+        MateResult::NoMate
+    );
     // A single gold cannot mate a king in the open (tsume form: gote holds the rest).
-    assert_eq!(run("9/9/9/9/4k4/9/9/9/9 b G 1", 100_000), MateResult::NoMate);
+    assert_eq!(
+        run("9/9/9/9/4k4/9/9/9/9 b G 1", 100_000),
+        MateResult::NoMate
+    );
     // A king in the open with gote holding every other piece to interpose.
-    assert_eq!(run("9/9/9/9/4k4/9/9/9/9 b RG 1", 2_000_000), MateResult::NoMate);
+    assert_eq!(
+        run("9/9/9/9/4k4/9/9/9/9 b RG 1", 2_000_000),
+        MateResult::NoMate
+    );
 }
 
 #[test]
@@ -109,14 +121,21 @@ fn pawn_drop_mate_is_not_a_mate() {
     // illegal; no other check mates.
     let sfen = "7nk/9/7S1/9/9/9/9/9/4K4 b P 1";
     let pos = parse_problem(sfen).expect("a valid problem");
-    assert!(pos.parse_move("P*1b").is_err(), "uchifuzume must be illegal");
+    assert!(
+        pos.parse_move("P*1b").is_err(),
+        "uchifuzume must be illegal"
+    );
     assert_eq!(run(sfen, 100_000), MateResult::NoMate);
     // A pawn *push* that mates is legal: with the pawn already on 1c, 1c1b(+) mates.
     let push = "7nk/9/7SP/9/9/9/9/9/4K4 b - 1";
     match run(push, 100_000) {
         MateResult::Mate(pv) => {
             let pos = parse_problem(push).expect("a valid problem");
-            assert!(pv_text(&pos, &pv).starts_with("1c1b"), "{}", pv_text(&pos, &pv));
+            assert!(
+                pv_text(&pos, &pv).starts_with("1c1b"),
+                "{}",
+                pv_text(&pos, &pv)
+            );
             assert_eq!(pv.len(), 1);
         }
         other => panic!("expected the pawn push mate, got {other:?}"),
@@ -129,12 +148,12 @@ fn bad_problems_are_errors() {
         "",
         "xyz",
         "4k4/9 b - 1",
-        "9/9/9/9/9/9/9/9/4K4 b G 1",             // no defender king
-        "9/9/9/9/9/9/9/9/9 b G 1",               // no kings at all
-        "4k4/4R4/9/9/9/9/9/9/4K4 b - 1",         // the side not to move is in check
-        "4k4/9/9/9/9/9/9/9/9 w G 1",             // no sente king, gote to move
-        "4k4/9/9/9/9/9/9/9/4K4 b 19P 1",         // more pawns than a set
-        "4k4/4R4/9/9/9/9/9/9/9 b G 1",           // tsume form, defender in check
+        "9/9/9/9/9/9/9/9/4K4 b G 1",     // no defender king
+        "9/9/9/9/9/9/9/9/9 b G 1",       // no kings at all
+        "4k4/4R4/9/9/9/9/9/9/4K4 b - 1", // the side not to move is in check
+        "4k4/9/9/9/9/9/9/9/9 w G 1",     // no sente king, gote to move
+        "4k4/9/9/9/9/9/9/9/4K4 b 19P 1", // more pawns than a set
+        "4k4/4R4/9/9/9/9/9/9/9 b G 1",   // tsume form, defender in check
     ] {
         assert!(parse_problem(bad).is_err(), "'{bad}' must be refused");
     }

@@ -110,9 +110,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
     fn out_of_budget(&self) -> bool {
         self.stopped()
             || self.nodes >= self.node_limit
-            || self
-                .time_limit
-                .is_some_and(|t| self.start.elapsed() >= t)
+            || self.time_limit.is_some_and(|t| self.start.elapsed() >= t)
     }
 
     /// Lets a finished search go on a little (to extract the PV of a proof it found, then to look
@@ -133,6 +131,10 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// Plies allowed at `ply` under the current bound.
     pub fn plies_left(&self, ply: u32) -> u32 {
         self.max_ply.saturating_sub(ply)
+    }
+
+    pub fn max_ply(&self) -> u32 {
+        self.max_ply
     }
 
     pub fn set_max_ply(&mut self, max_ply: u32) {
@@ -161,7 +163,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
             dn: p.dn,
             len: p.len,
             hand: p.hand,
-            dep: if p.path_dependent { ALWAYS } else { INDEPENDENT },
+            dep: if p.path_dependent {
+                ALWAYS
+            } else {
+                INDEPENDENT
+            },
         }
     }
 
@@ -228,7 +234,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// The multiple-iterative-deepening step of df-pn: searches `pos` until its proof number
     /// reaches `thpn` or its disproof number reaches `thdn`.
     pub fn mid(&mut self, pos: &G, ply: u32, thpn: u32, thdn: u32) -> NodeResult {
-        let or = ply % 2 == 0;
+        let or = ply.is_multiple_of(2);
         let start_nodes = self.nodes;
         self.nodes += 1;
         if self.nodes & 1023 == 0 && self.out_of_budget() {
@@ -463,7 +469,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// The moves the side to move considers at `ply`: checks at OR nodes, all moves at AND nodes.
     pub fn node_moves(&self, pos: &G, ply: u32) -> Vec<G::Move> {
         let mut moves = Vec::with_capacity(64);
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             pos.check_moves(&mut moves);
         } else {
             pos.legal_moves(&mut moves);

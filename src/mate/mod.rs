@@ -169,7 +169,11 @@ pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, S
             return Err(format!("ply {}: {} is illegal", i + 1, cur.move_text(mv)));
         }
         if i % 2 == 0 && !cur.gives_check(mv) {
-            return Err(format!("ply {}: {} gives no check", i + 1, cur.move_text(mv)));
+            return Err(format!(
+                "ply {}: {} gives no check",
+                i + 1,
+                cur.move_text(mv)
+            ));
         }
         cur = cur.play(mv);
     }

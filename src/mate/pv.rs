@@ -9,45 +9,50 @@
 //! shows the PV is the shortest. Between evasions of equal length the PV prefers moves that are
 //! not drops, so interpositions that only lengthen the line appear only when they are needed.
 
-use super::dfpn::{Solver, MAX_PLY};
+use super::dfpn::{NodeResult, Solver, MAX_PLY};
 use super::table::INF;
 use super::{verify_mate_line, MateGame};
 
-/// The PV of the proven root and whether it was shown to be the shortest.
+/// The PV of the proven root and whether its length was shown to be the shortest.
 pub fn shortest_pv<G: MateGame>(
     solver: &mut Solver<'_, G>,
     root: &G,
     shortest: bool,
 ) -> (Option<Vec<G::Move>>, bool) {
     solver.extend_budget();
-    let Some(mut pv) = extract(solver, root) else {
-        return (None, false);
-    };
-    let mut proven_shortest = pv.len() <= 1;
+    // The length of the proof found bounds the mate length from above; tighten it.
+    let mut bound = u32::from(solver.probe(root, 0).len);
+    let mut proven_shortest = bound <= 1;
     if shortest {
-        solver.extend_budget();
-        while pv.len() >= 3 && !solver.aborted() {
-            let bound = pv.len() as u32 - 2;
-            solver.set_max_ply(bound);
+        while bound >= 3 && !solver.aborted() {
+            solver.set_max_ply(bound - 2);
             solver.path.clear();
             let r = solver.mid(root, 0, INF, INF);
             if r.pn == 0 {
-                match extract(solver, root) {
-                    Some(p) if p.len() < pv.len() => pv = p,
-                    _ => break,
-                }
+                bound = u32::from(r.len).min(bound - 2);
             } else if r.dn == 0 && !solver.aborted() {
-                // No mate within the bound (path-dependent disproofs inside are trusted here:
-                // they only concern repetitions, which cannot shorten a mate).
+                // No mate within the tighter bound (path-dependent disproofs inside are trusted
+                // here: they concern repetitions, which cannot shorten a mate).
                 proven_shortest = true;
                 break;
             } else {
                 break;
             }
         }
-        solver.set_max_ply(MAX_PLY);
     }
-    (Some(pv), proven_shortest)
+    solver.extend_budget();
+    solver.set_max_ply(bound.max(1));
+    let mut pv = extract(solver, root);
+    if pv.is_none() {
+        solver.set_max_ply(MAX_PLY);
+        pv = extract(solver, root);
+        proven_shortest = false;
+    }
+    solver.set_max_ply(MAX_PLY);
+    if pv.as_ref().is_some_and(|p| p.len() as u32 != bound) {
+        proven_shortest = false;
+    }
+    (pv, proven_shortest)
 }
 
 /// Reads the PV from the table under the current length bound. `None` when a position on it
@@ -66,7 +71,7 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
     let mut cur = root.clone();
     let mut ply = 0u32;
     loop {
-        let or = ply % 2 == 0;
+        let or = ply.is_multiple_of(2);
         let moves = solver.node_moves(&cur, ply);
         if moves.is_empty() {
             // Mate at an AND node; no check at an OR node means the proof was lost.
@@ -111,14 +116,42 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
                 .filter(|(_, _, r)| r.pn == 0)
                 .min_by_key(|(_, _, r)| r.len)
         } else {
-            // Longest defence; of equal ones, not a drop.
-            scored
-                .iter()
-                .max_by_key(|(mv, _, r)| (r.len, !cur.is_drop(*mv)))
+            longest_defence(solver, &cur, ply, &scored)
         };
         let (mv, child, _) = best?;
         line.push(*mv);
         cur = child.clone();
         ply += 1;
     }
+}
+
+/// The defender's choice at an AND node on the PV: an evasion after which no mate is shorter
+/// than the bound allows. Table lengths are only those of the proofs found (upper bounds), so
+/// under a length bound each evasion, longest first by the table, is searched again with a bound
+/// two plies tighter; the first that is not mate within it is a longest defence. Without a bound
+/// (or when every evasion is mate sooner) the table's longest is taken. Of equal candidates, not
+/// a drop.
+fn longest_defence<'s, G: MateGame>(
+    solver: &mut Solver<'_, G>,
+    cur: &G,
+    ply: u32,
+    scored: &'s [(G::Move, G, NodeResult)],
+) -> Option<&'s (G::Move, G, NodeResult)> {
+    let mut order: Vec<&(G::Move, G, NodeResult)> = scored.iter().collect();
+    order.sort_by_key(|(mv, _, r)| std::cmp::Reverse((r.len, !cur.is_drop(*mv))));
+    let bound = solver.max_ply();
+    if bound < MAX_PLY && solver.plies_left(ply) >= 3 && order.len() > 1 {
+        for &cand in &order {
+            if solver.aborted() {
+                break;
+            }
+            solver.set_max_ply(bound - 2);
+            let r = solver.mid(&cand.1, ply + 1, INF, INF);
+            solver.set_max_ply(bound);
+            if r.dn == 0 && !solver.aborted() {
+                return Some(cand);
+            }
+        }
+    }
+    order.first().copied()
 }

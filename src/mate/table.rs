@@ -113,7 +113,8 @@ impl Table {
                 }
             } else if e.dn == 0 {
                 let path = e.flags & FLAG_PATH != 0;
-                let valid = !path || (e.generation == self.generation && plies_left <= u32::from(e.len));
+                let valid =
+                    !path || (e.generation == self.generation && plies_left <= u32::from(e.len));
                 if valid && e.hand.covers(hand) {
                     return Probe {
                         pn: INF,

@@ -183,9 +183,9 @@ fn side_not_to_move_in_check(fields: &[&str]) -> Result<bool, RulesError> {
     else {
         return Ok(false);
     };
-    Ok(pieces.iter().any(|&(p, c, from)| {
-        c == us && movegen::piece_attacks(p, c, from, occ).has(king)
-    }))
+    Ok(pieces
+        .iter()
+        .any(|&(p, c, from)| c == us && movegen::piece_attacks(p, c, from, occ).has(king)))
 }
 
 /// Reads a mate problem: an SFEN (optionally prefixed by `sfen `) with the attacker to move. The

@@ -261,9 +261,9 @@ mod tests {
         assert_eq!(t.probe(42, &Hand::EMPTY, 100).pn, 1);
         // Too long for the plies left: not usable.
         assert_eq!(t.probe(42, &big, 1).pn, 1);
-        t.store(43, small, INF, 0, 0, false, 10);
-        assert_eq!(t.probe(43, &Hand::EMPTY, 100).dn, 0);
-        assert_eq!(t.probe(43, &big, 100).dn, 1);
+        t.store(200, small, INF, 0, 0, false, 10);
+        assert_eq!(t.probe(200, &Hand::EMPTY, 100).dn, 0);
+        assert_eq!(t.probe(200, &big, 100).dn, 1);
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod game;
 pub mod games;
 pub mod learn;
+pub mod mate;
 pub mod protocol;
 pub mod search;
 pub mod shogi;

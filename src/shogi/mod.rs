@@ -4,6 +4,7 @@ pub mod bonapiece;
 pub mod declaration;
 pub mod eval;
 pub mod features;
+pub mod mate;
 pub mod movegen;
 pub mod position;
 pub mod records;

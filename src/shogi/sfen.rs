@@ -27,6 +27,15 @@ fn err(sfen: &str, what: impl std::fmt::Display) -> RulesError {
 
 /// Checks the structure and the piece counts of an SFEN (`board side hand [move-number]`).
 pub fn check_sfen(sfen: &str) -> Result<(), RulesError> {
+    check_sfen_kings(sfen, false)
+}
+
+/// Like [`check_sfen`], but for a mate problem (tsume) sente's king may be missing.
+pub fn check_sfen_tsume(sfen: &str) -> Result<(), RulesError> {
+    check_sfen_kings(sfen, true)
+}
+
+fn check_sfen_kings(sfen: &str, tsume: bool) -> Result<(), RulesError> {
     let fields: Vec<&str> = sfen.split_whitespace().collect();
     if fields.len() != 4 {
         return Err(err(
@@ -114,7 +123,7 @@ pub fn check_sfen(sfen: &str) -> Result<(), RulesError> {
             ));
         }
     }
-    if kings != [1, 1] {
+    if kings != [1, 1] && !(tsume && kings == [0, 1]) {
         return Err(err(
             sfen,
             format!(

@@ -1,0 +1,479 @@
+//! Depth-first proof-number search (Nagai 2002) with the 1 + ε trick (Pawlewicz & Lew 2007),
+//! proof / disproof pieces for hands, a mate-in-1 fast path at OR nodes and repetition handling.
+//!
+//! OR nodes are the attacker's (to move at even plies), AND nodes the defender's. A position
+//! repeated on the current path is a failure for the attacker (perpetual check is illegal for the
+//! checking side in shogi, and a repetition is at best a draw elsewhere); a disproof that rests on
+//! such a repetition, or on the length bound of the shortest-mate re-search, depends on the path,
+//! so it is stored with a flag and trusted only within the same search generation. A root
+//! disproof that depends on the path is reported as unknown, never as "no mate".
+
+use super::table::{Table, INF};
+use super::{Hand, HandEffect, MateGame, MateLimits, HAND_KINDS};
+use crate::game::Side;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Plies beyond which an OR node counts as a (path-dependent) failure: a guard against runaway
+/// depth; the longest known tsume is 1525 plies.
+pub const MAX_PLY: u32 = 3000;
+
+/// The result of a node: numbers, mate length (proven) or plies left (path-dependent disproof),
+/// and the proof / disproof hand.
+#[derive(Debug, Clone, Copy)]
+pub struct NodeResult {
+    pub pn: u32,
+    pub dn: u32,
+    pub len: u16,
+    pub hand: Hand,
+    /// For a disproof: what it depends on besides the position. `INDEPENDENT`; `ALWAYS` (the
+    /// length bound, or a table entry that depended on its path); or `1 + ply` of the shallowest
+    /// ancestor whose repetition it used. A node at that ply or above sees the repetition as
+    /// internal to its own subtree, so for it the disproof holds whatever the path above.
+    pub dep: u32,
+}
+
+/// `NodeResult::dep` of a result that holds on any path.
+pub const INDEPENDENT: u32 = u32::MAX;
+/// `NodeResult::dep` of a disproof that holds only on this path (or under this length bound).
+pub const ALWAYS: u32 = 0;
+
+impl NodeResult {
+    pub fn path_dependent(&self) -> bool {
+        self.dep != INDEPENDENT
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootOutcome {
+    Proven,
+    Disproven,
+    Unknown,
+}
+
+struct Child<G: MateGame> {
+    pos: G,
+    effect: HandEffect,
+    res: NodeResult,
+}
+
+pub struct Solver<'a, G: MateGame> {
+    pub(crate) table: Table,
+    attacker: Side,
+    nodes: u64,
+    node_limit: u64,
+    start: Instant,
+    time_limit: Option<Duration>,
+    stop: &'a AtomicBool,
+    aborted: bool,
+    /// Full keys (hands included) of the positions on the current path.
+    pub(crate) path: Vec<u64>,
+    /// Plies allowed from the root (the shortest-mate re-search bounds it).
+    max_ply: u32,
+    _game: std::marker::PhantomData<G>,
+}
+
+fn saturating_sum(a: u32, b: u32) -> u32 {
+    a.saturating_add(b).min(INF)
+}
+
+impl<'a, G: MateGame> Solver<'a, G> {
+    pub fn new(root: &G, limits: &MateLimits, stop: &'a AtomicBool, start: Instant) -> Self {
+        Solver {
+            table: Table::new(limits.hash_mb),
+            attacker: root.side_to_move(),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            start,
+            time_limit: limits.time,
+            stop,
+            aborted: false,
+            path: Vec::with_capacity(256),
+            max_ply: MAX_PLY,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the budget (nodes, time, stop flag) is used up.
+    fn out_of_budget(&self) -> bool {
+        self.stopped()
+            || self.nodes >= self.node_limit
+            || self.time_limit.is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Lets a finished search go on a little (to extract the PV of a proof it found, then to look
+    /// for a shorter mate): what is left of the budget, or a quarter more nodes and time (at
+    /// least 100 000 nodes and 50 ms) if that is more; the stop flag still ends it.
+    pub fn extend_budget(&mut self) {
+        self.aborted = false;
+        if self.node_limit != u64::MAX {
+            let extra = (self.node_limit / 4).max(100_000);
+            self.node_limit = self.node_limit.max(self.nodes + extra);
+        }
+        if let Some(t) = self.time_limit {
+            let extra = (t / 4).max(Duration::from_millis(50));
+            self.time_limit = Some(t.max(self.start.elapsed() + extra));
+        }
+    }
+
+    /// Plies allowed at `ply` under the current bound.
+    pub fn plies_left(&self, ply: u32) -> u32 {
+        self.max_ply.saturating_sub(ply)
+    }
+
+    pub fn max_ply(&self) -> u32 {
+        self.max_ply
+    }
+
+    pub fn set_max_ply(&mut self, max_ply: u32) {
+        self.max_ply = max_ply.min(MAX_PLY);
+        self.table.new_generation();
+    }
+
+    /// What the table knows about `pos` at `ply` (a path repetition counts as a failure).
+    pub fn probe(&self, pos: &G, ply: u32) -> NodeResult {
+        let hand = pos.hand(self.attacker);
+        let key = pos.key();
+        if let Some(i) = self.path.iter().position(|&k| k == key) {
+            return NodeResult {
+                pn: INF,
+                dn: 0,
+                len: 0,
+                hand,
+                dep: i as u32 + 1,
+            };
+        }
+        let p = self
+            .table
+            .probe(pos.board_key(), &hand, self.plies_left(ply));
+        NodeResult {
+            pn: p.pn,
+            dn: p.dn,
+            len: p.len,
+            hand: p.hand,
+            dep: if p.path_dependent {
+                ALWAYS
+            } else {
+                INDEPENDENT
+            },
+        }
+    }
+
+    /// Searches the root until it is proven, disproven or the budget is used up.
+    pub fn solve_root(&mut self, root: &G) -> RootOutcome {
+        self.table.new_generation();
+        self.search(root, 0)
+    }
+
+    /// Searches `pos` (at `ply` from the root) with infinite thresholds.
+    pub fn search(&mut self, pos: &G, ply: u32) -> RootOutcome {
+        let r = self.mid(pos, ply, INF, INF);
+        if r.pn == 0 {
+            RootOutcome::Proven
+        } else if r.dn == 0 && !r.path_dependent() {
+            RootOutcome::Disproven
+        } else {
+            RootOutcome::Unknown
+        }
+    }
+
+    fn defender(&self) -> Side {
+        self.attacker.opponent()
+    }
+
+    /// The proof hand of a mated (or proven AND) position: what the attacker needs beyond `pp`
+    /// when the defender could drop into the check: every kind the defender has none of must stay
+    /// with the attacker (fewer for the attacker would mean some for the defender).
+    fn and_proof_hand(&self, pos: &G, pp: Hand, hand: &Hand) -> Hand {
+        let mut pp = pp;
+        if pos.interposable() {
+            let theirs = pos.hand(self.defender());
+            for k in 0..HAND_KINDS {
+                if theirs.get(k) == 0 {
+                    pp.set(k, hand.get(k));
+                }
+            }
+        }
+        pp.min(hand)
+    }
+
+    /// The disproof hand of an OR node from the children's: kinds the attacker lacks cannot be
+    /// added (a new kind means new drops).
+    fn or_disproof_hand(dp: Hand, hand: &Hand) -> Hand {
+        let mut dp = dp;
+        for k in 0..HAND_KINDS {
+            if hand.get(k) == 0 {
+                dp.set(k, 0);
+            }
+        }
+        dp.max(hand)
+    }
+
+    fn finish(&mut self, key: u64, r: NodeResult, work: u64) -> NodeResult {
+        // A disproof resting on a repetition above this node is not stored: read back on another
+        // path it would be wrong (the graph-history interaction); the node is searched again.
+        if !(r.dn == 0 && r.dep != INDEPENDENT && r.dep != ALWAYS) {
+            self.table
+                .store(key, r.hand, r.pn, r.dn, r.len, r.path_dependent(), work);
+        }
+        r
+    }
+
+    /// The multiple-iterative-deepening step of df-pn: searches `pos` until its proof number
+    /// reaches `thpn` or its disproof number reaches `thdn`.
+    pub fn mid(&mut self, pos: &G, ply: u32, thpn: u32, thdn: u32) -> NodeResult {
+        let or = ply.is_multiple_of(2);
+        let start_nodes = self.nodes;
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 && self.out_of_budget() {
+            self.aborted = true;
+        }
+        let key = pos.board_key();
+        let hand = pos.hand(self.attacker);
+        let plies_left = self.plies_left(ply);
+
+        let mut moves = Vec::with_capacity(64);
+        if or {
+            if plies_left == 0 {
+                // Bound reached: no mate within it (depends on the bound, so on the path).
+                return NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    hand,
+                    dep: ALWAYS,
+                };
+            }
+            pos.check_moves(&mut moves);
+            if moves.is_empty() {
+                let mut dp = Hand::ANY;
+                for k in 0..HAND_KINDS {
+                    if hand.get(k) == 0 {
+                        dp.set(k, 0);
+                    }
+                }
+                let r = NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    len: 0,
+                    hand: dp,
+                    dep: INDEPENDENT,
+                };
+                return self.finish(key, r, 1);
+            }
+        } else {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                let r = NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    len: 0,
+                    hand: self.and_proof_hand(pos, Hand::EMPTY, &hand),
+                    dep: INDEPENDENT,
+                };
+                return self.finish(key, r, 1);
+            }
+        }
+
+        self.path.push(pos.key());
+        let mut children: Vec<Child<G>> = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let child = pos.play(mv);
+            let effect = pos.hand_effect(mv);
+            let mut res = self.probe(&child, ply + 1);
+            let unknown = res.pn != 0 && res.dn != 0;
+            if or && unknown && !child.has_legal_move() {
+                // Mate in one: no need to look further.
+                let c_hand = child.hand(self.attacker);
+                res = NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    len: 0,
+                    hand: self.and_proof_hand(&child, Hand::EMPTY, &c_hand),
+                    dep: INDEPENDENT,
+                };
+                self.table
+                    .store(child.board_key(), res.hand, 0, INF, 0, false, 1);
+            }
+            let decided = if or { res.pn == 0 } else { res.dn == 0 };
+            children.push(Child {
+                pos: child,
+                effect,
+                res,
+            });
+            if decided {
+                break;
+            }
+        }
+
+        loop {
+            let (pn, dn) = Self::numbers(or, &children);
+            if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || self.aborted {
+                break;
+            }
+            let (best, second) = Self::select(or, &children);
+            let c = &children[best];
+            let (cthpn, cthdn) = if or {
+                let bound = second.saturating_add(second / 4).saturating_add(1);
+                (
+                    thpn.min(bound.max(c.res.pn + 1)),
+                    thdn.saturating_sub(dn - c.res.dn.min(dn))
+                        .max(c.res.dn + 1)
+                        .min(INF),
+                )
+            } else {
+                let bound = second.saturating_add(second / 4).saturating_add(1);
+                (
+                    thpn.saturating_sub(pn - c.res.pn.min(pn))
+                        .max(c.res.pn + 1)
+                        .min(INF),
+                    thdn.min(bound.max(c.res.dn + 1)),
+                )
+            };
+            let child_pos = c.pos.clone();
+            let r = self.mid(&child_pos, ply + 1, cthpn, cthdn);
+            children[best].res = r;
+        }
+        self.path.pop();
+
+        let r = self.result(or, pos, &hand, &children, ply, plies_left);
+        let work = self.nodes - start_nodes;
+        self.finish(key, r, work)
+    }
+
+    /// Proof and disproof numbers of a node from its children (sums saturate at infinity).
+    fn numbers(or: bool, children: &[Child<G>]) -> (u32, u32) {
+        let mut min = INF;
+        let mut sum = 0u32;
+        for c in children {
+            let (m, s) = if or {
+                (c.res.pn, c.res.dn)
+            } else {
+                (c.res.dn, c.res.pn)
+            };
+            min = min.min(m);
+            sum = saturating_sum(sum, s);
+        }
+        if or {
+            (min, sum)
+        } else {
+            (sum, min)
+        }
+    }
+
+    /// The child to search (least proof number at OR nodes, least disproof number at AND nodes)
+    /// and the second-least number, for the child's threshold.
+    fn select(or: bool, children: &[Child<G>]) -> (usize, u32) {
+        let mut best = 0;
+        let mut best_v = u32::MAX;
+        let mut second = INF;
+        for (i, c) in children.iter().enumerate() {
+            let v = if or { c.res.pn } else { c.res.dn };
+            if v < best_v {
+                second = best_v.min(INF);
+                best_v = v;
+                best = i;
+            } else if v < second {
+                second = v;
+            }
+        }
+        (best, second)
+    }
+
+    /// The node's result once its loop has ended, with proof / disproof hands and mate length.
+    fn result(
+        &self,
+        or: bool,
+        pos: &G,
+        hand: &Hand,
+        children: &[Child<G>],
+        ply: u32,
+        plies_left: u32,
+    ) -> NodeResult {
+        let (pn, dn) = Self::numbers(or, children);
+        let mut r = NodeResult {
+            pn,
+            dn,
+            len: 0,
+            hand: *hand,
+            dep: INDEPENDENT,
+        };
+        if pn == 0 {
+            if or {
+                // The shortest proven check.
+                let c = children
+                    .iter()
+                    .filter(|c| c.res.pn == 0)
+                    .min_by_key(|c| c.res.len);
+                if let Some(c) = c {
+                    r.len = c.res.len.saturating_add(1);
+                    r.hand = c.res.hand.proof_before(c.effect).min(hand);
+                }
+            } else {
+                let mut pp = Hand::EMPTY;
+                let mut len = 0u16;
+                for c in children {
+                    pp = pp.max(&c.res.hand);
+                    len = len.max(c.res.len);
+                }
+                r.len = len.saturating_add(1);
+                r.hand = self.and_proof_hand(pos, pp, hand);
+            }
+        } else if dn == 0 {
+            if or {
+                let mut dp = Hand::ANY;
+                for c in children {
+                    dp = dp.min(&c.res.hand.disproof_before(c.effect));
+                    r.dep = r.dep.min(c.res.dep);
+                }
+                r.hand = Self::or_disproof_hand(dp, hand);
+            } else {
+                // Prefer a disproof that does not depend on the path.
+                let c = children
+                    .iter()
+                    .filter(|c| c.res.dn == 0)
+                    .max_by_key(|c| c.res.dep);
+                if let Some(c) = c {
+                    let mut dp = c.res.hand;
+                    if let HandEffect::Drop(k) = c.effect {
+                        // The defender's drop needs the piece: the attacker may not hold more.
+                        dp.set(k, hand.get(k));
+                    }
+                    r.hand = dp.max(hand);
+                    r.dep = c.res.dep;
+                }
+            }
+            if r.dep != ALWAYS && r.dep > ply {
+                // The repetitions it used are inside this node's subtree.
+                r.dep = INDEPENDENT;
+            }
+            if r.path_dependent() {
+                r.len = plies_left.min(u32::from(u16::MAX)) as u16;
+            }
+        }
+        r
+    }
+
+    /// The moves the side to move considers at `ply`: checks at OR nodes, all moves at AND nodes.
+    pub fn node_moves(&self, pos: &G, ply: u32) -> Vec<G::Move> {
+        let mut moves = Vec::with_capacity(64);
+        if ply.is_multiple_of(2) {
+            pos.check_moves(&mut moves);
+        } else {
+            pos.legal_moves(&mut moves);
+        }
+        moves
+    }
+}

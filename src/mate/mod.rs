@@ -1,0 +1,187 @@
+//! Mate solver: depth-first proof-number search (df-pn, Nagai 2002) for forced mates where the
+//! attacker plays only checks and the defender every legal evasion (shogi tsume first).
+//!
+//! The solver core names no game: it is written against [`MateGame`], which adds to [`Game`] what
+//! a tsume solver needs beyond the rules: a key of the position without the attacker's hand (so
+//! that positions differing only in hand share table entries and proof / disproof pieces can be
+//! compared), the pieces in hand, and how a move changes the mover's hand. Games without pieces in
+//! hand (chess) return empty hands.
+//!
+//! Layout: `hand` (hand sets and their order), `table` (the proof / disproof table with bounded
+//! memory, replacement and garbage collection), `dfpn` (the search), `pv` (the shortest mate and
+//! its principal variation). [`solve`] is the entry point.
+
+mod dfpn;
+mod hand;
+mod pv;
+mod table;
+
+use crate::game::{Game, RulesError, Side};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+pub use hand::{Hand, HAND_KINDS};
+
+/// How a move changes the hand of the side that makes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandEffect {
+    None,
+    /// A piece of this hand kind leaves the hand (a drop).
+    Drop(usize),
+    /// A captured piece of this hand kind enters the hand.
+    Capture(usize),
+}
+
+/// What the mate solver needs from a game beyond [`Game`].
+pub trait MateGame: Game {
+    /// Key of the position without the pieces in hand (board and side to move). Within one
+    /// problem the defender's hand follows from the board and the attacker's hand, so this key
+    /// plus the attacker's hand identifies the position.
+    fn board_key(&self) -> u64;
+    /// The pieces `side` holds in hand.
+    fn hand(&self, side: Side) -> Hand;
+    /// How `mv` changes the mover's hand.
+    fn hand_effect(&self, mv: Self::Move) -> HandEffect;
+    /// Whether a move is a drop (the PV prefers other evasions of equal length).
+    fn is_drop(&self, mv: Self::Move) -> bool {
+        matches!(self.hand_effect(mv), HandEffect::Drop(_))
+    }
+    /// Pushes every legal move that gives check.
+    fn check_moves(&self, out: &mut Vec<Self::Move>) {
+        let mut all = Vec::with_capacity(128);
+        self.legal_moves(&mut all);
+        out.extend(all.into_iter().filter(|&mv| self.gives_check(mv)));
+    }
+    /// Whether the side to move (in check) could answer the check by dropping a piece between
+    /// the checker and its king: then the attacker's hand matters to the defender, whose hand
+    /// holds what the attacker does not (proof pieces must account for that).
+    fn interposable(&self) -> bool;
+    /// Whether the side to move has any legal move.
+    fn has_legal_move(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+    /// Checks that the position is a mate problem: the defender (not to move) has a king and is
+    /// not in check.
+    fn validate_problem(&self) -> Result<(), RulesError>;
+}
+
+/// Budget of one solve. `None` means no limit of that kind.
+#[derive(Debug, Clone)]
+pub struct MateLimits {
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+    /// Proof / disproof table size in MiB.
+    pub hash_mb: usize,
+    /// After the first proof, search for shorter mates (re-searches with a length bound).
+    pub shortest: bool,
+}
+
+impl Default for MateLimits {
+    fn default() -> Self {
+        MateLimits {
+            nodes: None,
+            time: None,
+            hash_mb: 64,
+            shortest: true,
+        }
+    }
+}
+
+/// The answer of a solve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MateResult<M> {
+    /// A forced mate: the attacker's and defender's moves, ending in mate.
+    Mate(Vec<M>),
+    /// Proven: no mate (the attacker cannot force mate with checks).
+    NoMate,
+    /// Stopped by the budget or the stop flag, or the answer could not be established.
+    Unknown,
+}
+
+/// A solve's answer with its statistics.
+#[derive(Debug, Clone)]
+pub struct MateReport<M> {
+    pub result: MateResult<M>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Proof / disproof table use at the end, in per mille.
+    pub hashfull: usize,
+    /// Whether the shortest-mate re-search finished (the PV is the shortest the solver can find
+    /// within its rules), as opposed to being cut by the budget.
+    pub shortest_proven: bool,
+}
+
+/// Solves `pos` (the attacker to move). Errors when the position is not a mate problem; never
+/// claims `NoMate` for such a position. `stop` ends the search at once (the answer is then
+/// `Unknown` unless already established).
+pub fn solve<G: MateGame>(
+    pos: &G,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+) -> Result<MateReport<G::Move>, RulesError> {
+    pos.validate_problem()?;
+    // df-pn recurses once per ply and long problems run to hundreds of plies (and the search
+    // may wander deeper): run it on a thread with a large stack.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("mate".into())
+            .stack_size(SOLVER_STACK)
+            .spawn_scoped(s, || run(pos, limits, stop))
+            .map_err(|e| RulesError::new(format!("cannot start the mate solver thread: {e}")))?
+            .join()
+            .map_err(|_| RulesError::new("the mate solver panicked"))
+    })
+}
+
+/// Stack of the solver thread (reserved address space; only what is used is committed).
+const SOLVER_STACK: usize = 512 << 20;
+
+fn run<G: MateGame>(pos: &G, limits: &MateLimits, stop: &AtomicBool) -> MateReport<G::Move> {
+    let start = Instant::now();
+    let mut solver = dfpn::Solver::new(pos, limits, stop, start);
+    let outcome = solver.solve_root(pos);
+    let (result, shortest_proven) = match outcome {
+        dfpn::RootOutcome::Proven => {
+            let (pv, shortest) = pv::shortest_pv(&mut solver, pos, limits.shortest);
+            match pv {
+                Some(pv) => (MateResult::Mate(pv), shortest),
+                None => (MateResult::Unknown, false),
+            }
+        }
+        dfpn::RootOutcome::Disproven => (MateResult::NoMate, false),
+        dfpn::RootOutcome::Unknown => (MateResult::Unknown, false),
+    };
+    MateReport {
+        result,
+        nodes: solver.nodes(),
+        elapsed: start.elapsed(),
+        hashfull: solver.table.hashfull(),
+        shortest_proven,
+    }
+}
+
+/// Replays `pv` from `pos` and checks it is a mate line: every move legal, every attacker move a
+/// check, the final position mate. Returns the number of plies or what is wrong.
+pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, String> {
+    let mut cur = pos.clone();
+    for (i, &mv) in pv.iter().enumerate() {
+        if !cur.is_legal(mv) {
+            return Err(format!("ply {}: {} is illegal", i + 1, cur.move_text(mv)));
+        }
+        if i % 2 == 0 && !cur.gives_check(mv) {
+            return Err(format!(
+                "ply {}: {} gives no check",
+                i + 1,
+                cur.move_text(mv)
+            ));
+        }
+        cur = cur.play(mv);
+    }
+    if pv.len() % 2 == 0 {
+        return Err("the line ends with a defender move".into());
+    }
+    if !cur.in_check() || cur.has_legal_move() {
+        return Err("the final position is not mate".into());
+    }
+    Ok(pv.len())
+}

@@ -1,0 +1,281 @@
+//! The proof / disproof table: bounded memory, buckets of entries keyed by the position without
+//! the attacker's hand, plus that hand.
+//!
+//! A lookup combines every entry of the same board: a proof whose proof hand the current hand
+//! covers proves the position (more pieces cannot hurt the attacker), a disproof whose disproof
+//! hand covers the current hand disproves it, and entries for other hands bound the numbers of an
+//! unfinished position (the superiority / inferiority heuristics). When a bucket is full the
+//! entry with the least work behind it is replaced; when the table is three-quarters full a
+//! garbage collection drops the cheapest unfinished entries, so long problems can go on with the
+//! proofs that matter kept.
+
+use super::Hand;
+
+/// Proof and disproof numbers at or above this are infinite.
+pub const INF: u32 = u32::MAX / 4;
+
+const BUCKET: usize = 8;
+
+/// Entry flag: a disproof that depends on the path (a repetition on it, or a length bound), valid
+/// only within the search generation that made it.
+pub const FLAG_PATH: u8 = 1;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Entry {
+    /// Board key with the low bit set (0 marks an empty slot).
+    key: u64,
+    /// The attacker's hand (unfinished), proof hand (proven) or disproof hand (disproven).
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    /// Nodes searched below this entry: the replacement and collection priority.
+    work: u32,
+    /// Proven: mate length in plies. Path-dependent disproof: the plies that were left.
+    len: u16,
+    flags: u8,
+    generation: u8,
+}
+
+/// What the table knows about a position.
+#[derive(Debug, Clone, Copy)]
+pub struct Probe {
+    pub pn: u32,
+    pub dn: u32,
+    /// Proven: the mate length; disproven by a path-dependent entry: the plies it had.
+    pub len: u16,
+    /// Proven: the proof hand; disproven: the disproof hand; otherwise the hand itself.
+    pub hand: Hand,
+    /// A disproof that depends on the path.
+    pub path_dependent: bool,
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+    used: usize,
+    generation: u8,
+    /// How many collections ran (reported by the suite runner).
+    pub collections: u32,
+}
+
+impl Table {
+    /// A table of about `mb` MiB (at least one bucket).
+    pub fn new(mb: usize) -> Table {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let buckets = (bytes / (std::mem::size_of::<Entry>() * BUCKET))
+            .max(1)
+            .next_power_of_two()
+            / 2;
+        let buckets = buckets.max(1);
+        Table {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+            used: 0,
+            generation: 0,
+            collections: 0,
+        }
+    }
+
+    /// Starts a new generation: path-dependent disproofs of older generations are ignored.
+    pub fn new_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn bucket(&self, key: u64) -> std::ops::Range<usize> {
+        let b = (key as usize >> 1) & self.mask;
+        b * BUCKET..(b + 1) * BUCKET
+    }
+
+    /// What is known about the position `(key, hand)` with `plies_left` plies allowed.
+    pub fn probe(&self, key: u64, hand: &Hand, plies_left: u32) -> Probe {
+        let key = key | 1;
+        let mut probe = Probe {
+            pn: 1,
+            dn: 1,
+            len: 0,
+            hand: *hand,
+            path_dependent: false,
+        };
+        let mut exact = false;
+        for e in &self.entries[self.bucket(key)] {
+            if e.key != key {
+                continue;
+            }
+            if e.pn == 0 {
+                if hand.covers(&e.hand) && u32::from(e.len) <= plies_left {
+                    return Probe {
+                        pn: 0,
+                        dn: INF,
+                        len: e.len,
+                        hand: e.hand,
+                        path_dependent: false,
+                    };
+                }
+            } else if e.dn == 0 {
+                let path = e.flags & FLAG_PATH != 0;
+                let valid =
+                    !path || (e.generation == self.generation && plies_left <= u32::from(e.len));
+                if valid && e.hand.covers(hand) {
+                    return Probe {
+                        pn: INF,
+                        dn: 0,
+                        len: e.len,
+                        hand: e.hand,
+                        path_dependent: path,
+                    };
+                }
+            } else if e.hand == *hand {
+                exact = true;
+                probe.pn = probe.pn.max(e.pn);
+                probe.dn = probe.dn.max(e.dn);
+            } else if !exact && hand.covers(&e.hand) {
+                // We hold more than that entry: at least as hard to disprove.
+                probe.dn = probe.dn.max(e.dn);
+            } else if !exact && e.hand.covers(hand) {
+                // We hold less: at least as hard to prove.
+                probe.pn = probe.pn.max(e.pn);
+            }
+        }
+        probe
+    }
+
+    /// Stores a result. `hand` is the position's hand, or the proof / disproof hand.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        path_dependent: bool,
+        work: u64,
+    ) {
+        let key = key | 1;
+        let work = work.min(u64::from(u32::MAX)) as u32;
+        let flags = if path_dependent { FLAG_PATH } else { 0 };
+        let generation = self.generation;
+        let range = self.bucket(key);
+        let new = Entry {
+            key,
+            hand,
+            pn,
+            dn,
+            work,
+            len,
+            flags,
+            generation,
+        };
+        let finished = pn == 0 || dn == 0;
+        let mut victim = None;
+        let mut victim_score = u64::MAX;
+        for i in range {
+            let e = &mut self.entries[i];
+            if e.key == 0 {
+                if victim_score > 0 {
+                    victim = Some(i);
+                    victim_score = 0;
+                }
+                continue;
+            }
+            if e.key == key {
+                // Same hand: overwrite. A new proof or disproof also replaces the unfinished
+                // entries it makes redundant, and one it generalises.
+                let same = e.hand == hand;
+                let redundant = finished
+                    && e.pn != 0
+                    && e.dn != 0
+                    && ((pn == 0 && e.hand.covers(&hand)) || (dn == 0 && hand.covers(&e.hand)));
+                let generalised = (pn == 0 && e.pn == 0 && e.hand.covers(&hand))
+                    || (dn == 0 && e.dn == 0 && hand.covers(&e.hand) && !path_dependent);
+                if same || redundant || generalised {
+                    if same && e.pn == 0 && pn != 0 {
+                        // Never forget a proof for an unfinished result of the same hand.
+                        return;
+                    }
+                    let work = new.work.max(e.work);
+                    *e = Entry { work, ..new };
+                    return;
+                }
+            }
+            // Proofs are worth keeping: they make the PV; weigh them up.
+            let score = (u64::from(e.work) + 1) * if e.pn == 0 { 8 } else { 1 };
+            if score < victim_score {
+                victim_score = score;
+                victim = Some(i);
+            }
+        }
+        if let Some(i) = victim {
+            if self.entries[i].key == 0 {
+                self.used += 1;
+            }
+            self.entries[i] = new;
+        }
+        if self.used * 4 > self.entries.len() * 3 {
+            self.collect();
+        }
+    }
+
+    /// Drops unfinished entries (and path-dependent disproofs) with little work until at most
+    /// half of the table is used; proofs and disproofs stay unless that is not enough.
+    fn collect(&mut self) {
+        self.collections += 1;
+        let target = self.entries.len() / 2;
+        let mut threshold = 1u32;
+        for round in 0..40 {
+            let keep_finished = round < 32;
+            for e in self.entries.iter_mut() {
+                if e.key == 0 {
+                    continue;
+                }
+                let finished = (e.pn == 0 || e.dn == 0) && e.flags & FLAG_PATH == 0;
+                if e.work < threshold && !(finished && keep_finished) {
+                    *e = Entry::default();
+                    self.used -= 1;
+                }
+            }
+            if self.used <= target {
+                return;
+            }
+            threshold = threshold.saturating_mul(2);
+        }
+    }
+
+    /// Fraction of slots in use, in per mille.
+    pub fn hashfull(&self) -> usize {
+        self.used * 1000 / self.entries.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proof_hands_dominate() {
+        let mut t = Table::new(1);
+        let small = Hand([1, 0, 0, 0, 0, 0, 0, 0]);
+        let big = Hand([2, 0, 0, 0, 0, 0, 0, 0]);
+        t.store(42, small, 0, INF, 3, false, 10);
+        assert_eq!(t.probe(42, &big, 100).pn, 0);
+        assert_eq!(t.probe(42, &Hand::EMPTY, 100).pn, 1);
+        // Too long for the plies left: not usable.
+        assert_eq!(t.probe(42, &big, 1).pn, 1);
+        t.store(200, small, INF, 0, 0, false, 10);
+        assert_eq!(t.probe(200, &Hand::EMPTY, 100).dn, 0);
+        assert_eq!(t.probe(200, &big, 100).dn, 1);
+    }
+
+    #[test]
+    fn collection_keeps_proofs() {
+        let mut t = Table::new(1);
+        let n = t.entries.len() as u64;
+        t.store(7 << 1, Hand::EMPTY, 0, INF, 1, false, 0);
+        for k in 0..n {
+            t.store((k + 100) << 1, Hand::EMPTY, 3, 3, 0, false, 0);
+        }
+        assert!(t.collections > 0);
+        assert!(t.used <= t.entries.len() * 3 / 4 + 1);
+        assert_eq!(t.probe(7 << 1, &Hand::EMPTY, 100).pn, 0);
+    }
+}

@@ -1,0 +1,247 @@
+//! Shogi for the mate solver: `MateGame` for `ShogiPos`, and reading mate problems (tsume).
+//!
+//! A tsume SFEN may leave out the attacker's king; the pieces neither on the board nor in the
+//! attacker's hand then belong to the defender's hand (the tsume convention, whatever the SFEN's
+//! defender hand says). With both kings the SFEN is read as a game position. Either way the
+//! defender (not to move) must have a king and must not be in check.
+
+use super::{movegen, sfen, ShogiPos};
+use crate::game::{Game, RulesError, Side};
+use crate::mate::{Hand, HandEffect, MateGame};
+use haitaka::{get_between_rays, Board, Color, Move, Piece, Square};
+
+/// Hand kinds in `haitaka::Piece` order (Pawn .. Gold), the index of `Board::hand`.
+const HAND_PIECES: [Piece; 7] = [
+    Piece::Pawn,
+    Piece::Lance,
+    Piece::Knight,
+    Piece::Silver,
+    Piece::Bishop,
+    Piece::Rook,
+    Piece::Gold,
+];
+
+fn color_of(side: Side) -> Color {
+    match side {
+        Side::First => Color::Black,
+        Side::Second => Color::White,
+    }
+}
+
+impl MateGame for ShogiPos {
+    fn board_key(&self) -> u64 {
+        // haitaka's key includes both hands; clearing them on a copy leaves board and side.
+        let mut b = self.board().clone();
+        for color in [Color::Black, Color::White] {
+            for p in HAND_PIECES {
+                b.unchecked_set_hand(color, p, 0);
+            }
+        }
+        b.hash()
+    }
+
+    fn hand(&self, side: Side) -> Hand {
+        let h = self.board().hand(color_of(side));
+        let mut out = Hand::EMPTY;
+        for (i, p) in HAND_PIECES.iter().enumerate() {
+            out.set(i, h[*p as usize]);
+        }
+        out
+    }
+
+    fn hand_effect(&self, mv: Move) -> HandEffect {
+        match mv {
+            Move::Drop { piece, .. } => HandEffect::Drop(piece as usize),
+            Move::BoardMove { to, .. } => match self.board().piece_on(to) {
+                Some(p) if self.board().color_on(to) != Some(self.board().side_to_move()) => {
+                    HandEffect::Capture(p.unpromote() as usize)
+                }
+                _ => HandEffect::None,
+            },
+        }
+    }
+
+    fn check_moves(&self, out: &mut Vec<Move>) {
+        let board = self.board();
+        movegen::generate(board, |moves| {
+            for mv in moves {
+                if movegen::gives_check(board, mv) {
+                    out.push(mv);
+                }
+            }
+            false
+        });
+    }
+
+    fn interposable(&self) -> bool {
+        let board = self.board();
+        let checkers = board.checkers();
+        if checkers.len() != 1 {
+            return false;
+        }
+        let us = board.side_to_move();
+        let (Some(checker), Some(king)) = (
+            checkers.next_square(),
+            board.colored_pieces(us, Piece::King).next_square(),
+        ) else {
+            return false;
+        };
+        !(get_between_rays(checker, king) & !board.occupied()).is_empty()
+    }
+
+    fn has_legal_move(&self) -> bool {
+        movegen::has_legal_move(self.board())
+    }
+
+    fn validate_problem(&self) -> Result<(), RulesError> {
+        let board = self.board();
+        let us = board.side_to_move();
+        let Some(king) = board.colored_pieces(!us, Piece::King).next_square() else {
+            return Err(RulesError::new(
+                "not a mate problem: the defender (the side not to move) has no king",
+            ));
+        };
+        if attacked_by(board, us, king) {
+            return Err(RulesError::new(
+                "not a mate problem: the side not to move is in check",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `color` attacks `sq` on this board.
+fn attacked_by(board: &Board, color: Color, sq: Square) -> bool {
+    let occ = board.occupied();
+    board.colors(color).into_iter().any(|from| {
+        board
+            .piece_on(from)
+            .is_some_and(|p| movegen::piece_attacks(p, color, from, occ).has(sq))
+    })
+}
+
+/// The pieces of an SFEN board field (already checked by `sfen::check_sfen_tsume`).
+fn board_pieces(field: &str) -> Result<Vec<(Piece, Color, Square)>, RulesError> {
+    let mut out = Vec::new();
+    for (r, rank) in field.split('/').enumerate() {
+        let mut file = 9u32;
+        let mut promoted = false;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file = file.saturating_sub(d);
+                continue;
+            }
+            if c == '+' {
+                promoted = true;
+                continue;
+            }
+            let base = match c.to_ascii_uppercase() {
+                'P' => Piece::Pawn,
+                'L' => Piece::Lance,
+                'N' => Piece::Knight,
+                'S' => Piece::Silver,
+                'G' => Piece::Gold,
+                'B' => Piece::Bishop,
+                'R' => Piece::Rook,
+                'K' => Piece::King,
+                _ => return Err(RulesError::new(format!("unknown piece '{c}'"))),
+            };
+            let piece = if promoted { base.promote() } else { base };
+            let color = if c.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let text = format!("{}{}", file, (b'a' + r as u8) as char);
+            let sq: Square = text
+                .parse()
+                .map_err(|_| RulesError::new(format!("bad square {text}")))?;
+            out.push((piece, color, sq));
+            file = file.saturating_sub(1);
+            promoted = false;
+        }
+    }
+    Ok(out)
+}
+
+/// Whether the side not to move in `fields` (board, side) is in check: a clear error instead of
+/// haitaka's "invalid board".
+fn side_not_to_move_in_check(fields: &[&str]) -> Result<bool, RulesError> {
+    let pieces = board_pieces(fields[0])?;
+    let us = if fields[1] == "w" {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut occ = haitaka::BitBoard::EMPTY;
+    for &(_, _, sq) in &pieces {
+        occ |= sq.bitboard();
+    }
+    let Some(&(_, _, king)) = pieces
+        .iter()
+        .find(|&&(p, c, _)| p == Piece::King && c == !us)
+    else {
+        return Ok(false);
+    };
+    Ok(pieces
+        .iter()
+        .any(|&(p, c, from)| c == us && movegen::piece_attacks(p, c, from, occ).has(king)))
+}
+
+/// Reads a mate problem: an SFEN (optionally prefixed by `sfen `) with the attacker to move. The
+/// attacker's king may be missing (then sente must be to move, and the defender holds every piece
+/// that is neither on the board nor in sente's hand). Errors name the problem.
+pub fn parse_problem(text: &str) -> Result<ShogiPos, RulesError> {
+    let text = text.trim();
+    let text = text.strip_prefix("sfen ").unwrap_or(text).trim();
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() != 4 {
+        return Err(RulesError::new(format!(
+            "invalid SFEN '{text}': expected 4 fields (board, side, hand, move number), found {}",
+            fields.len()
+        )));
+    }
+    sfen::check_sfen_tsume(text)?;
+    if side_not_to_move_in_check(&fields)? {
+        return Err(RulesError::new(format!(
+            "not a mate problem: the side not to move is in check in '{text}'"
+        )));
+    }
+    let has_black_king = fields[0].contains('K');
+    let pos = if has_black_king {
+        ShogiPos::from_text(text)?
+    } else {
+        if fields[1] != "b" {
+            return Err(RulesError::new(format!(
+                "not a mate problem: without sente's king, sente must be the attacker (to move) in '{text}'"
+            )));
+        }
+        // Keep sente's hand only; haitaka gives gote everything else.
+        let black_hand: String = {
+            let mut s = String::new();
+            let mut digits = String::new();
+            for c in fields[2].chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                } else {
+                    if c.is_ascii_uppercase() {
+                        s.push_str(&digits);
+                        s.push(c);
+                    }
+                    digits.clear();
+                }
+            }
+            if s.is_empty() {
+                "-".into()
+            } else {
+                s
+            }
+        };
+        let sfen = format!("{} b {} {}", fields[0], black_hand, fields[3]);
+        let board = Board::tsume(&sfen)
+            .map_err(|e| RulesError::new(format!("invalid SFEN '{text}': {e}")))?;
+        ShogiPos::from_board(board)
+    };
+    pos.validate_problem()?;
+    Ok(pos)
+}

@@ -97,7 +97,7 @@ fn shogi_default_is_the_shipped_learned_file_with_kp() {
             Bonanza,
         >()));
     let pos = ShogiPos::from_text(
-        "ln1g1g1nl/1ks2r3/1pppp1sp1/p4pp1p/9/P1P1P1P1P/1P1PSP1P1/1BK1GS1R1/LN1G3NL b Bp 1",
+        "ln1g1g1nl/1ks2r3/1pppp1sp1/p4pp1p/9/P1P1P1P1P/1P1PSP1P1/1BK1GS1R1/LN1G3NL b B 1",
     )
     .unwrap();
     let kp = kishi::eval::Evaluator::breakdown(&e, &pos)

@@ -898,6 +898,15 @@ impl FeatureSet<ShogiPos> for Bonanza {
         ]
     }
 
+    /// e_AB (material + KP) learned by MMTO from these hand-set piece values on the GPS book
+    /// positions and self-play games (eval_weights/README.md), made by scripts/train_shipped.sh.
+    fn embedded_file() -> Option<(&'static str, &'static [u8])> {
+        Some((
+            "shogi-eAB.kwt",
+            include_bytes!("../../eval_weights/shogi-eAB.kwt"),
+        ))
+    }
+
     fn param_table(idx: u32) -> (&'static str, u32) {
         let i = idx as usize;
         if i < OFF_KP {

@@ -6,7 +6,7 @@
 
 use kishi::eval::FeatureSet;
 use kishi::learn::dataset::{self, DataOptions, Rng};
-use kishi::learn::mmto::{self, LearnConfig, Learned, Method, Step};
+use kishi::learn::{self, LearnConfig, Learned, Method, Step};
 use kishi::learn::{run, LearnArgs};
 use kishi::shogi::features::Bonanza;
 use kishi::shogi::ShogiPos;
@@ -95,9 +95,9 @@ fn analytic_gradient_matches_finite_differences_for_piece_values() {
     let params = material_500();
     let learned = Learned::select::<ShogiPos, Bonanza>(&["A".into()], true).unwrap();
     let cfg = cfg();
-    let eval = mmto::build_eval::<ShogiPos, Bonanza>(&params, "{}").unwrap();
+    let eval = learn::build_eval::<ShogiPos, Bonanza>(&params, "{}").unwrap();
     let (data, stats) =
-        mmto::step1::<ShogiPos, Bonanza>(&s, &params, &learned, &cfg, &eval, true, &|_| {});
+        learn::step1::<ShogiPos, Bonanza>(&s, &params, &learned, &cfg, &eval, true, &|_| {});
     assert!(stats.in_window > 100, "{stats:?}");
     assert_eq!(
         stats.inconsistent, 0,
@@ -105,15 +105,15 @@ fn analytic_gradient_matches_finite_differences_for_piece_values() {
     );
     // Use uneven values so the derivatives differ.
     let w: Vec<i32> = (0..13).map(|i| 300 + 37 * i).collect();
-    let obj = mmto::objective(&data, &w, Bonanza::SCALE, &cfg);
+    let obj = learn::objective(&data, &w, Bonanza::SCALE, &cfg);
     let mut checked = 0;
     for i in 0..13 {
         let mut up = w.clone();
         let mut down = w.clone();
         up[i] += 1;
         down[i] -= 1;
-        let fd = (mmto::objective(&data, &up, Bonanza::SCALE, &cfg).j
-            - mmto::objective(&data, &down, Bonanza::SCALE, &cfg).j)
+        let fd = (learn::objective(&data, &up, Bonanza::SCALE, &cfg).j
+            - learn::objective(&data, &down, Bonanza::SCALE, &cfg).j)
             / 2.0;
         let g = obj.grad[i];
         assert!(
@@ -138,7 +138,7 @@ fn piece_value_sum_is_invariant_under_updates() {
         let sum: i32 = w.iter().sum();
         for _ in 0..200 {
             let grad: Vec<f64> = (0..13).map(|_| rng.unit() - 0.5).collect();
-            mmto::mmto_update(&mut w, &grad, &learned, &c, &mut rng);
+            learn::grid_update(&mut w, &grad, &learned, &c, &mut rng);
             assert_eq!(w.iter().sum::<i32>(), sum, "{step:?}");
         }
     }
@@ -151,16 +151,16 @@ fn l1_drives_weights_of_features_that_never_occur_to_zero() {
     let mut params = material_500();
     let learned = Learned::select::<ShogiPos, Bonanza>(&["A".into(), "B".into()], true).unwrap();
     let cfg = cfg();
-    let eval = mmto::build_eval::<ShogiPos, Bonanza>(&params, "{}").unwrap();
+    let eval = learn::build_eval::<ShogiPos, Bonanza>(&params, "{}").unwrap();
     let (data, _) =
-        mmto::step1::<ShogiPos, Bonanza>(&s, &params, &learned, &cfg, &eval, true, &|_| {});
+        learn::step1::<ShogiPos, Bonanza>(&s, &params, &learned, &cfg, &eval, true, &|_| {});
     let mut seen = vec![false; learned.n_local];
     for p in &data {
         for &(i, _) in &p.record.feats {
             seen[i as usize] = true;
         }
         for c in &p.children {
-            if let mmto::Child::Window(l) = c {
+            if let learn::Child::Window(l) = c {
                 for &(i, _) in &l.feats {
                     seen[i as usize] = true;
                 }
@@ -180,8 +180,8 @@ fn l1_drives_weights_of_features_that_never_occur_to_zero() {
         .collect();
     let mut rng = Rng(1);
     for round in 0..5 {
-        let obj = mmto::objective(&data, &w, Bonanza::SCALE, &cfg);
-        mmto::mmto_update(&mut w, &obj.grad, &learned, &cfg, &mut rng);
+        let obj = learn::objective(&data, &w, Bonanza::SCALE, &cfg);
+        learn::grid_update(&mut w, &obj.grad, &learned, &cfg, &mut rng);
         if round >= 3 {
             assert!(unseen.iter().all(|&i| w[i] == 0), "round {round}");
         }

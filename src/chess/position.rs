@@ -2,6 +2,7 @@
 //! Castling is king-takes-rook inside cozy-chess and standard `e1g1` at the text boundary.
 
 use super::{see, value};
+use crate::game::search_params::{self, SearchParamTable};
 use crate::game::{DrawReason, Game, Outcome, RulesError, Side, WinReason};
 use cozy_chess::util::{display_uci_move, parse_uci_move};
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
@@ -113,6 +114,7 @@ impl Game for ChessPos {
     const REPETITION_COUNT: usize = 3;
     const PERPETUAL_CHECK_LOSES: bool = false;
     const HISTORY_SIZE: usize = 2 * 6 * 64;
+    const SEARCH_PARAMS: SearchParamTable = search_params::STANDARD;
 
     fn startpos() -> Self {
         ChessPos {

@@ -8,6 +8,7 @@ pub mod history;
 pub mod outcome;
 pub mod records;
 pub mod score;
+pub mod search_params;
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -123,6 +124,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const PERPETUAL_CHECK_LOSES: bool;
     /// Size of the index space of `history_index`.
     const HISTORY_SIZE: usize;
+    /// The search's margins and limits for this game (`search_params`).
+    const SEARCH_PARAMS: search_params::SearchParamTable;
 
     fn startpos() -> Self;
     /// Reads a position text (SFEN / FEN). The error names the problem.

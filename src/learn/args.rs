@@ -3,8 +3,8 @@
 //! report the same errors. Defaults that depend on the game (`--a`, `--l1`, `--piece-sum`,
 //! `--window`) are applied after parsing, once the game is known.
 
+use super::config::{LearnConfig, Method, Step};
 use super::dataset::DataOptions;
-use super::mmto::{LearnConfig, Method, Step};
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use std::path::PathBuf;
 

@@ -1,13 +1,35 @@
 //! The learner: Minimax Tree Optimization (`learn mmto`) and comparison training (`learn ct`, the
 //! paper's baseline) from expert game records, using the play search to find PV leaves.
 //!
+//! Shared parts at this level: the arguments (`args`, `config`), the data sets (`dataset`), which
+//! parameters are learned (`learned`), step 1's PV leaves (`step1`), the objective and its
+//! gradient (`objective`), the grid update (`update`), checkpoints (`checkpoint`), the metrics
+//! lines and provenance blocks (`metrics`), the starting weights (`init`) and the iteration
+//! driver (`run`). One folder per method (`mmto/`, `ct/`), each implementing
+//! `method::LearningMethod`, which is all the driver knows of a method.
+//!
 //! `learn …` at the engine console and `kishi learn …` on the command line share `LearnArgs::parse`
 //! and `crate::games::learn` (which picks the game's feature set and calls `run::run`).
 
 pub mod args;
 pub mod checkpoint;
+pub mod config;
+pub mod ct;
 pub mod dataset;
+pub mod init;
+pub mod learned;
+pub mod method;
+pub mod metrics;
 pub mod mmto;
+pub mod objective;
 pub mod run;
+pub mod step1;
+pub mod update;
 
 pub use args::{help_text, ArgsError, LearnArgs};
+pub use config::{LearnConfig, Method, Step};
+pub use learned::Learned;
+pub use method::{LearningMethod, UpdateInfo};
+pub use objective::{l1_term, objective, Objective};
+pub use step1::{build_eval, step1, Child, PositionData, Step1Stats};
+pub use update::grid_update;

@@ -10,22 +10,32 @@
 //! `bestmove` is guarded by `Slot`: the search reports its result on its own thread, but in
 //! `ponder` and `infinite` mode the protocols forbid a `bestmove` before `ponderhit`/`stop`, so a
 //! result that arrives early is parked there and released by the command that allows it.
+//!
+//! Files: this one holds the controller's state, the command dispatch, `isready` (the engine and
+//! EvalFile) and `position`; `controller/slot.rs` the go/stop/answer slot, `controller/console.rs`
+//! the console commands (`d`, `eval`, `perft`, `bench`, `learn`, `help`), `controller/settings.rs`
+//! option handling.
 
-use super::engine::{Clock, Engine, Info, Limits, SearchConfig, SearchOutcome, TimeOptions};
+mod console;
+mod settings;
+mod slot;
+
+pub use console::board_diagram;
+use console::help_lines;
+pub use settings::{entering_king_rule, rule_options, time_options};
+use slot::Slot;
+
+use super::engine::{Clock, Engine, Limits, SearchConfig};
 
 /// The evaluator a flavour plays with.
 type EvalOf<F> = <<F as Flavour>::G as GameEval>::Eval;
-use super::info::{bestmove_line, info_line, Out};
-use super::options::{Changed, Options, Spec, Value};
+use super::info::Out;
+use super::options::{Options, Spec};
 use super::tokenizer::{printable, Tokens};
-use crate::eval::{Evaluator, GameEval};
-use crate::game::{
-    perft_divide, EnteringKingRule, Game, GameHistory, RuleOptions, Side, MATE_BOUND, MAX_PLY,
-};
-use crate::learn::{ArgsError, LearnArgs};
+use crate::eval::GameEval;
+use crate::game::{Game, GameHistory};
 use parking_lot::Mutex;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Whether the protocol loop goes on after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,62 +81,6 @@ pub trait Flavour: Sized + 'static {
         cmd: &str,
         t: &mut Tokens,
     ) -> Option<Result<Flow, String>>;
-}
-
-/// The result of the running search, and whether it may be sent yet.
-///
-/// Every `go` opens a new generation; callbacks carry the generation they were made for, so a
-/// search that is still winding down can never answer (or print `info` for) a later `go`.
-#[derive(Default)]
-struct Slot {
-    generation: u64,
-    /// A `go` has been answered by nothing yet.
-    active: bool,
-    /// `ponder` or `infinite`: hold the result until `ponderhit`/`stop`.
-    hold_ponder: bool,
-    hold_infinite: bool,
-    /// The finished result waiting for release.
-    pending: Option<String>,
-    /// The `bestmove` of the last completed iteration, sent at once on `stop` so the answer does
-    /// not wait for the search thread to be scheduled (under load that costs tens of ms).
-    early: Option<String>,
-    /// After `gameover`/`quit` nobody wants the result.
-    discard: bool,
-    stop_requested: bool,
-}
-
-impl Slot {
-    fn current(&self, generation: u64) -> bool {
-        self.generation == generation && self.active
-    }
-
-    /// Called with the final line of a search (or an immediate answer) of `generation`.
-    fn finish(&mut self, generation: u64, line: String, out: &Out) {
-        if !self.current(generation) {
-            return;
-        }
-        if self.discard {
-            self.active = false;
-            self.pending = None;
-        } else if self.hold_ponder || self.hold_infinite {
-            self.pending = Some(line);
-        } else {
-            out.line(&line);
-            self.active = false;
-        }
-    }
-
-    fn release(&mut self, out: &Out) {
-        if self.hold_ponder || self.hold_infinite || !self.active {
-            return;
-        }
-        if let Some(line) = self.pending.take() {
-            if !self.discard {
-                out.line(&line);
-            }
-            self.active = false;
-        }
-    }
 }
 
 pub struct Controller<F: Flavour> {
@@ -356,30 +310,6 @@ impl<F: Flavour> Controller<F> {
         self.clear_hash_pending = true;
     }
 
-    fn setoption(&mut self, t: &mut Tokens) -> Result<(), String> {
-        if t.next() != Some("name") {
-            return Err("expected 'setoption name <name> [value <value>]'".into());
-        }
-        let name = t.until(&["value"]).join(" ");
-        if name.is_empty() {
-            return Err("missing option name".into());
-        }
-        let value = match t.next() {
-            // Values keep their inner spaces (file names); an empty value is allowed for strings.
-            Some(_) => Some(t.rest().join(" ")),
-            None => None,
-        };
-        let changed = self.options.set(&name, value.as_deref())?;
-        if let Changed {
-            name: "Clear Hash",
-            value: Value::None,
-        } = changed
-        {
-            self.clear_hash_pending = true;
-        }
-        Ok(())
-    }
-
     /// `position startpos|<kw> <text> [moves m1 m2 …]`. The new history is built aside and only
     /// replaces the old one when every move is legal.
     fn set_position(&mut self, t: &mut Tokens) -> Result<(), String> {
@@ -414,368 +344,7 @@ impl<F: Flavour> Controller<F> {
         self.history = history;
         Ok(())
     }
-
-    fn go(&mut self, req: GoRequest<<F::G as Game>::Move>) -> Result<(), String> {
-        self.settle_previous_search()?;
-        match req {
-            GoRequest::Perft(d) => return self.perft(d),
-            GoRequest::Search(limits) => self.start_search(limits),
-            GoRequest::Mate(ms) => self.start_mate(ms),
-        }
-        Ok(())
-    }
-
-    /// A `go` while a search runs is only sound once that search has been told to stop: then we
-    /// wait for it (it ends in milliseconds). Otherwise it is an error and the search goes on.
-    fn settle_previous_search(&mut self) -> Result<(), String> {
-        if !self.searching() {
-            return Ok(());
-        }
-        if !self.slot.lock().stop_requested {
-            return Err("a search is running (send stop first)".into());
-        }
-        if let Some(e) = self.engine.as_mut() {
-            e.wait();
-        }
-        let mut s = self.slot.lock();
-        s.active = false;
-        s.pending = None;
-        Ok(())
-    }
-
-    /// Opens the slot for a new `go`; returns its generation.
-    fn begin(&self, ponder: bool, infinite: bool) -> u64 {
-        let mut s = self.slot.lock();
-        *s = Slot {
-            generation: s.generation + 1,
-            active: true,
-            hold_ponder: ponder,
-            hold_infinite: infinite,
-            ..Slot::default()
-        };
-        s.generation
-    }
-
-    fn start_search(&mut self, mut limits: Limits<<F::G as Game>::Move>) {
-        let pos = self.history.current().clone();
-        let gen = self.begin(limits.ponder, limits.infinite);
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.slot
-                .lock()
-                .finish(gen, bestmove_line(F::NO_MOVE, None), &self.out);
-            return;
-        }
-        if F::USI && pos.can_declare_win(entering_king_rule(&self.options)) {
-            self.slot
-                .lock()
-                .finish(gen, bestmove_line("win", None), &self.out);
-            return;
-        }
-        limits.multipv = (self.options.int("MultiPV").max(1) as usize).min(moves.len());
-        let dl = self.options.int("DepthLimit");
-        if dl > 0 {
-            limits.depth = Some(limits.depth.map_or(dl as u32, |d| d.min(dl as u32)));
-        }
-        let nl = self.options.int("NodesLimit");
-        if nl > 0 {
-            limits.nodes = Some(limits.nodes.map_or(nl as u64, |n| n.min(nl as u64)));
-        }
-        let resign = if F::USI {
-            self.options.int("ResignValue") as i32
-        } else {
-            i32::MAX
-        };
-        let out = self.out.clone();
-        let slot = self.slot.clone();
-        let root = pos.clone();
-        let on_info = info_callback::<F>(
-            self.out.clone(),
-            self.slot.clone(),
-            gen,
-            pos.clone(),
-            Some(resign),
-        );
-        let on_done = Box::new(move |o: SearchOutcome<<F::G as Game>::Move>| {
-            let line = match o.best {
-                None => bestmove_line(F::NO_MOVE, None),
-                // ResignValue is a margin: resign when the score says we are at least that lost.
-                Some(_) if resign < 99_999 && o.score <= -resign => bestmove_line("resign", None),
-                Some(b) => {
-                    // A ponder move is only offered when it is legal after the best move (a stale
-                    // PV from the TT must never reach the GUI).
-                    let after = root.play(b);
-                    let ponder = o
-                        .ponder
-                        .filter(|&p| is_generated(&after, p))
-                        .map(|p| after.move_text(p));
-                    bestmove_line(&root.move_text(b), ponder.as_deref())
-                }
-            };
-            slot.lock().finish(gen, line, &out);
-        });
-        let history = self.history.clone();
-        self.prepare("go").start(history, limits, on_info, on_done);
-    }
-
-    /// USI `go mate`: a normal search with a mate target; a positive mate score is the answer.
-    fn start_mate(&mut self, ms: Option<u64>) {
-        let pos = self.history.current().clone();
-        // Never held: `go mate` is answered as soon as the search settles it, infinite or not.
-        let gen = self.begin(false, false);
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.slot
-                .lock()
-                .finish(gen, "checkmate nomate".into(), &self.out);
-            return;
-        }
-        let limits = Limits {
-            movetime_ms: ms,
-            // Without a time the search runs until it proves a mate, exhausts its depth or is
-            // stopped; `infinite` would make the engine wait for `stop` even after a mate.
-            infinite: false,
-            mate: Some(MAX_PLY as u32 / 2),
-            ..Limits::default()
-        };
-        let out = self.out.clone();
-        let slot = self.slot.clone();
-        let root = pos.clone();
-        let started = Instant::now();
-        let on_done = Box::new(move |o: SearchOutcome<<F::G as Game>::Move>| {
-            let line = if o.score >= MATE_BOUND && !o.pv.is_empty() {
-                let mut p = root.clone();
-                let mut texts = Vec::new();
-                for &m in &o.pv {
-                    if !is_generated(&p, m) {
-                        break;
-                    }
-                    texts.push(p.move_text(m));
-                    p = p.play(m);
-                }
-                format!("checkmate {}", texts.join(" "))
-            } else if slot.lock().stop_requested
-                || ms.is_some_and(|ms| started.elapsed().as_millis() as u64 >= ms * 9 / 10)
-            {
-                "checkmate timeout".to_string()
-            } else {
-                "checkmate nomate".to_string()
-            };
-            slot.lock().finish(gen, line, &out);
-        });
-        // No early answer for `go mate`: its answer is `checkmate …`, known only at the end.
-        let on_info =
-            info_callback::<F>(self.out.clone(), self.slot.clone(), gen, pos.clone(), None);
-        let history = self.history.clone();
-        self.prepare("go").start(history, limits, on_info, on_done);
-    }
-
-    fn stop(&mut self) {
-        if let Some(e) = &self.engine {
-            e.stop();
-        }
-        let mut s = self.slot.lock();
-        s.stop_requested = true;
-        s.hold_ponder = false;
-        s.hold_infinite = false;
-        if s.active && s.pending.is_none() {
-            s.pending = s.early.take();
-        }
-        s.release(&self.out);
-    }
-
-    fn ponderhit(&mut self) {
-        if let Some(e) = &self.engine {
-            e.ponderhit();
-        }
-        let mut s = self.slot.lock();
-        s.hold_ponder = false;
-        s.release(&self.out);
-    }
-
-    /// `gameover` (USI): the game is over, so a result still to come is of no use to anyone.
-    pub fn game_over(&mut self) {
-        self.slot.lock().discard = true;
-        self.stop();
-        if let Some(e) = self.engine.as_mut() {
-            e.wait();
-        }
-        let mut s = self.slot.lock();
-        s.active = false;
-        s.pending = None;
-    }
-
-    pub fn quit(&mut self) {
-        self.game_over();
-    }
-
-    fn display(&self) {
-        let pos = self.history.current();
-        let text = pos.to_text();
-        let mut lines = board_diagram(&text);
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        let mut texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
-        texts.sort();
-        lines.push(format!("Position: {} {}", F::POSITION_KEYWORD, text));
-        lines.push(format!("Key: {:016x}", pos.key()));
-        lines.push(format!(
-            "Side to move: {}",
-            side_name::<F>(pos.side_to_move())
-        ));
-        lines.push(format!(
-            "In check: {}",
-            if pos.in_check() { "yes" } else { "no" }
-        ));
-        lines.push(format!("Plies played: {}", self.history.len_plies()));
-        lines.push(format!(
-            "Legal moves ({}): {}",
-            texts.len(),
-            texts.join(" ")
-        ));
-        self.out.lines(&lines);
-    }
-
-    fn show_eval(&mut self) -> Result<(), String> {
-        if self.searching() {
-            return Err("eval while a search is running (send stop first)".into());
-        }
-        let pos = self.history.current().clone();
-        let eval = self.prepare("eval").eval().clone();
-        let source = if self.eval_in_use.is_empty() {
-            "built-in".to_string()
-        } else {
-            self.eval_in_use.clone()
-        };
-        let mut lines = vec![format!(
-            "Evaluation from the side to move ({}); weights: {}",
-            side_name::<F>(pos.side_to_move()),
-            source
-        )];
-        for (name, v) in eval.breakdown(&pos) {
-            lines.push(format!("  {name:<24} {v:>8}"));
-        }
-        self.out.lines(&lines);
-        Ok(())
-    }
-
-    fn perft(&mut self, depth: u32) -> Result<(), String> {
-        if self.searching() {
-            return Err("perft while a search is running (send stop first)".into());
-        }
-        let start = Instant::now();
-        let lines = perft_divide(self.history.current(), depth);
-        let text = crate::game::format_divide(&lines, start.elapsed().as_secs_f64());
-        let lines: Vec<&str> = text.lines().collect();
-        self.out.lines(&lines);
-        Ok(())
-    }
-
-    /// `bench [depth]`: the search's fixed positions (`search::bench`) with the current evaluation,
-    /// threads and hash size.
-    /// `learn mmto|ct …`: the learner, run to completion on this thread (the same parser and code
-    /// as `kishi learn`; the game is this dialect's unless `--game` says otherwise).
-    fn learn(&mut self, args: &[String]) -> Result<(), String> {
-        if self.searching() {
-            return Err("learn while a search is running (send stop first)".into());
-        }
-        let a = match LearnArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
-            Ok(a) => a,
-            Err(ArgsError::Help) => {
-                // The same text as `kishi learn --help`, one `info string` per line.
-                let lines: Vec<String> = crate::learn::help_text()
-                    .lines()
-                    .map(|l| format!("info string {l}").trim_end().to_string())
-                    .collect();
-                self.out.lines(&lines);
-                return Ok(());
-            }
-            // One line: the console answers a bad command with one `info string error: …`.
-            Err(e) => return Err(e.one_line()),
-        };
-        let mut sink = LineSink {
-            out: self.out.clone(),
-            buf: Vec::new(),
-        };
-        let summary = crate::games::learn(&a, &mut sink)?;
-        self.out.info_string(&summary.describe());
-        Ok(())
-    }
-
-    fn bench(&mut self, depth: Option<u32>) -> Result<(), String> {
-        if self.searching() {
-            return Err("bench while a search is running (send stop first)".into());
-        }
-        let (threads, hash) = F::threads_and_hash(&self.options);
-        let eval = self.prepare("bench").eval().clone();
-        let depth = depth.unwrap_or_else(crate::search::bench::default_depth::<F::G>);
-        let mut text = Vec::new();
-        crate::search::bench::run::<F::G, _>(eval, depth, threads, hash, &mut text)
-            .map_err(|e| format!("bench failed: {e}"))?;
-        let text = String::from_utf8_lossy(&text);
-        let lines: Vec<&str> = text.lines().collect();
-        self.out.lines(&lines);
-        Ok(())
-    }
 }
-
-/// Forwards the learner's text output to the protocol writer line by line.
-struct LineSink {
-    out: Out,
-    buf: Vec<u8>,
-}
-
-impl std::io::Write for LineSink {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.buf.extend_from_slice(data);
-        while let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.buf.drain(..=i).collect();
-            self.out.line(String::from_utf8_lossy(&line).trim_end());
-        }
-        Ok(data.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Prints `info` lines of generation `gen` while its `go` is unanswered, and (unless `resign` is
-/// `None`) keeps the `bestmove` of the last completed iteration for an immediate answer to `stop`.
-fn info_callback<F: Flavour>(
-    out: Out,
-    slot: Arc<Mutex<Slot>>,
-    gen: u64,
-    root: F::G,
-    resign: Option<i32>,
-) -> Box<dyn FnMut(&Info) + Send> {
-    Box::new(move |info: &Info| {
-        let mut s = slot.lock();
-        if !s.current(gen) {
-            return; // answered already: a line now would belong to no search
-        }
-        out.line(&info_line(info, F::USI));
-        if let Some(resign) = resign {
-            // Only exact scores of the first line end an iteration; a fail-high's move is not
-            // yet confirmed.
-            if info.bound == super::engine::Bound::Exact && info.multipv <= 1 && !info.pv.is_empty()
-            {
-                // The move texts are checked like any input: only legal moves reach the GUI.
-                if let Ok(best) = legal_move(&root, &info.pv[0]) {
-                    let after = root.play(best);
-                    let ponder = info.pv.get(1).filter(|p| legal_move(&after, p).is_ok());
-                    s.early = Some(if resign < 99_999 && info.score <= -resign {
-                        bestmove_line("resign", None)
-                    } else {
-                        bestmove_line(&info.pv[0], ponder.map(String::as_str))
-                    });
-                }
-            }
-        }
-    })
-}
-
 /// Reads a move text and checks it against the generated legal moves. Membership in the move list
 /// is the check, not `Game::is_legal` alone: haitaka 0.3.2's `is_legal` accepts a drop of a piece
 /// that is not in hand (found by the fuzz test), and playing it panics.
@@ -805,31 +374,6 @@ pub fn perft_depth(t: &mut Tokens) -> Result<u32, String> {
     Ok(d)
 }
 
-pub fn entering_king_rule(options: &Options) -> EnteringKingRule {
-    EnteringKingRule::parse(options.text("EnteringKingRule")).unwrap_or_default()
-}
-
-/// Rule options shared by the dialects' `search_config`.
-pub fn rule_options(options: &Options) -> RuleOptions {
-    RuleOptions {
-        entering_king: entering_king_rule(options),
-        max_moves_to_draw: options.int("MaxMovesToDraw").max(0) as u32,
-    }
-}
-
-/// Time options from whichever of the names the dialect declares (absent ones read as 0).
-pub fn time_options(options: &Options) -> TimeOptions {
-    let ms = |n: &str| options.int(n).max(0) as u64;
-    let slow = options.int("SlowMover");
-    TimeOptions {
-        move_overhead_ms: ms("Move Overhead"),
-        network_delay_ms: ms("NetworkDelay"),
-        network_delay2_ms: ms("NetworkDelay2"),
-        minimum_thinking_ms: ms("MinimumThinkingTime"),
-        slow_mover_percent: if slow > 0 { slow as u32 } else { 100 },
-    }
-}
-
 /// Builds a clock from the by-side values a dialect read.
 pub fn clock(
     time: [Option<u64>; 2],
@@ -846,48 +390,4 @@ pub fn clock(
         byoyomi_ms: [byoyomi, byoyomi],
         movestogo,
     })
-}
-
-fn side_name<F: Flavour>(s: Side) -> &'static str {
-    match (F::USI, s) {
-        (true, Side::First) => "sente (black, b)",
-        (true, Side::Second) => "gote (white, w)",
-        (false, Side::First) => "white",
-        (false, Side::Second) => "black",
-    }
-}
-
-/// A text diagram of the board field of an SFEN or FEN: both write ranks separated by '/', digits
-/// for empty squares and letters for pieces (SFEN adds '+' for promoted ones), so one reader does.
-pub fn board_diagram(text: &str) -> Vec<String> {
-    let board = text.split_whitespace().next().unwrap_or("");
-    let mut rows = Vec::new();
-    for rank in board.split('/') {
-        let mut cells: Vec<String> = Vec::new();
-        let mut plus = false;
-        for c in rank.chars() {
-            if c == '+' {
-                plus = true;
-            } else if let Some(d) = c.to_digit(10) {
-                cells.extend(std::iter::repeat_n(" .".to_string(), d as usize));
-            } else {
-                cells.push(format!("{}{}", if plus { '+' } else { ' ' }, c));
-                plus = false;
-            }
-        }
-        rows.push(cells.concat());
-    }
-    rows
-}
-
-fn help_lines<F: Flavour>() -> Vec<String> {
-    let proto = if F::USI { "USI" } else { "UCI" };
-    let kw = F::POSITION_KEYWORD;
-    vec![
-        format!("info string kishi speaks {proto}. Commands:"),
-        format!("info string   position startpos|{kw} <text> [moves ...]; go ...; stop; ponderhit; isready; setoption name N [value V]; quit"),
-        "info string   d: board, position text, key and legal moves; eval: static evaluation".into(),
-        "info string   bench [depth]: fixed search benchmark; perft N (= go perft N): move-path counts".into(),
-        "info string   learn mmto|ct --out DIR --data FILES [...]: learn weights (as `kishi learn`)".into(),
-    ]
 }

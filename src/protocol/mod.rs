@@ -13,6 +13,7 @@ pub mod controller;
 pub mod info;
 pub mod options;
 pub mod tokenizer;
+pub mod tune;
 pub mod uci;
 pub mod usi;
 

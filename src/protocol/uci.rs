@@ -45,7 +45,7 @@ impl Flavour for Uci {
     const NO_MOVE: &'static str = "0000";
 
     fn option_specs() -> Vec<Spec> {
-        vec![
+        let mut specs = vec![
             spin("Hash", 16, 1, 32_768),
             Spec {
                 name: "Clear Hash",
@@ -62,7 +62,9 @@ impl Flavour for Uci {
                 kind: Kind::Filename(""),
             },
             spin("Move Overhead", 50, 0, 5000),
-        ]
+        ];
+        super::tune::add_specs::<ChessPos>(&mut specs);
+        specs
     }
 
     fn parse_go(
@@ -119,12 +121,14 @@ impl Flavour for Uci {
     }
 
     fn search_config(options: &Options) -> SearchConfig {
-        SearchConfig {
+        let mut config = SearchConfig {
             rules: rule_options(options),
             draw_value: [0, 0],
             time: time_options(options),
             ..SearchConfig::default()
-        }
+        };
+        super::tune::apply::<ChessPos>(options, &mut config);
+        config
     }
 
     fn threads_and_hash(options: &Options) -> (usize, usize) {

@@ -37,7 +37,7 @@ impl Flavour for Usi {
     const NO_MOVE: &'static str = "resign";
 
     fn option_specs() -> Vec<Spec> {
-        vec![
+        let mut specs = vec![
             spin("USI_Hash", 64, 1, 32_768),
             Spec {
                 name: "USI_Ponder",
@@ -70,7 +70,9 @@ impl Flavour for Usi {
             spin("ResignValue", 99_999, 0, 99_999),
             spin("DepthLimit", 0, 0, MAX_PLY as i64),
             spin("NodesLimit", 0, 0, i64::MAX),
-        ]
+        ];
+        super::tune::add_specs::<ShogiPos>(&mut specs);
+        specs
     }
 
     fn parse_go(
@@ -117,7 +119,7 @@ impl Flavour for Usi {
     }
 
     fn search_config(options: &Options) -> SearchConfig {
-        SearchConfig {
+        let mut config = SearchConfig {
             rules: rule_options(options),
             draw_value: [
                 options.int("DrawValueBlack") as i32,
@@ -125,7 +127,9 @@ impl Flavour for Usi {
             ],
             time: time_options(options),
             ..SearchConfig::default()
-        }
+        };
+        super::tune::apply::<ShogiPos>(options, &mut config);
+        config
     }
 
     fn threads_and_hash(options: &Options) -> (usize, usize) {

@@ -3,7 +3,7 @@
 //! TreeStrap will read transposition-table bounds through `Engine::tt`.
 
 use super::pvs::{Searcher, Shared};
-use super::SearchParams;
+pub use super::SearchParams;
 use crate::eval::Evaluator;
 use crate::game::{Game, GameHistory, INFINITE};
 

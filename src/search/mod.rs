@@ -105,6 +105,10 @@ pub struct SearchParams {
     pub see_pruning: bool,
     pub check_extension: bool,
     pub aspiration: bool,
+    /// `tune` builds: values of the game's search parameters set through options (`None`: the
+    /// game's defaults, `Game::SEARCH_PARAMS`).
+    #[cfg(feature = "tune")]
+    pub tuned: Option<[i32; crate::game::search_params::COUNT]>,
 }
 
 impl Default for SearchParams {
@@ -119,6 +123,8 @@ impl Default for SearchParams {
             see_pruning: true,
             check_extension: true,
             aspiration: true,
+            #[cfg(feature = "tune")]
+            tuned: None,
         }
     }
 }
@@ -138,6 +144,8 @@ impl SearchParams {
             see_pruning: true,
             check_extension: false,
             aspiration: false,
+            #[cfg(feature = "tune")]
+            tuned: None,
         }
     }
 }

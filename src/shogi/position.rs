@@ -1,6 +1,7 @@
 //! `ShogiPos`: the `Game` implementation for shogi, a thin copy-make wrapper over `haitaka::Board`.
 
 use super::{movegen, see, value};
+use crate::game::search_params::{self, SearchParamTable};
 use crate::game::{DrawReason, EnteringKingRule, Game, Outcome, RulesError, Side, WinReason};
 use haitaka::{prom_zone, BitBoard, Board, Color, Move, Piece, PieceMoves, Square};
 
@@ -41,6 +42,7 @@ impl Game for ShogiPos {
     const PERPETUAL_CHECK_LOSES: bool = true;
     // (colour, piece 0..14) x 81 target squares.
     const HISTORY_SIZE: usize = 2 * 14 * 81;
+    const SEARCH_PARAMS: SearchParamTable = search_params::STANDARD;
 
     fn startpos() -> Self {
         ShogiPos {

@@ -1,12 +1,21 @@
 //! One search thread: iterative deepening with aspiration windows over a principal variation search
-//! (null-window search of non-first moves, re-search on fail high), quiescence search, repetition and
-//! perpetual-check scoring on the path, null-move pruning, late move reductions, futility, reverse
-//! futility and late move pruning. Lazy SMP runs several of these over one shared table.
+//! (null-window search of non-first moves, re-search on fail high), repetition and perpetual-check
+//! scoring on the path. Lazy SMP runs several of these over one shared table.
+//!
+//! Split by concern: this file holds the searcher's state, the root and iterative deepening;
+//! `node` the search of an inner node, `qsearch` the quiescence search, `pruning` the decisions
+//! to prune or reduce (null move, reverse futility, futility, late move pruning, SEE pruning, late
+//! move reductions) with their margins.
 
-use super::ordering::{self, OrderingTables, SCORE_GOOD_CAPTURE};
+mod node;
+mod pruning;
+mod qsearch;
+
+use super::ordering::{self, OrderingTables};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
+use crate::game::search_params::{ASPIRATION_DELTA, ASPIRATION_DEPTH};
 use crate::game::*;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -68,12 +77,6 @@ pub struct IterationResult<M> {
 }
 
 const NO_PREV: usize = usize::MAX;
-const QS_MAX_DEPTH: usize = 32;
-/// From this quiescence depth on, only recaptures on the square of the last move are searched.
-/// Without it, positions with several independent even trades (common in shogi, and everywhere
-/// while the learner starts from equal piece values) search every order of the trades, and a
-/// single learner search could take seconds.
-const QS_RECAPTURES_ONLY: usize = 4;
 const STACK: usize = MAX_PLY + 8;
 
 /// The per-thread searcher. `positions[ply]` is the position at `ply` from the root.
@@ -109,21 +112,6 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     lmr: &'static [[u8; 64]; 64],
 }
 
-/// Late-move-reduction table: 0.75 + ln(depth)·ln(move number)/2.25, computed once.
-fn lmr_table() -> &'static [[u8; 64]; 64] {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
-                *r = v.clamp(0.0, 40.0) as u8;
-            }
-        }
-        t
-    })
-}
-
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn new(shared: &'a Shared, eval: &'a E, params: SearchParams, id: usize) -> Self {
         // Construction is cheap (the learner builds one per child position): buffers grow on use.
@@ -153,7 +141,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             draw_value: 0,
             rules: RuleOptions::default(),
             root_moves: Vec::new(),
-            lmr: lmr_table(),
+            lmr: pruning::lmr_table(),
         }
     }
 
@@ -379,400 +367,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         best
     }
 
-    /// The alpha-beta search of a node at `ply` > 0.
-    pub fn search(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        allow_null: bool,
-    ) -> i32 {
-        self.pv[ply].clear();
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, 0);
-        }
-        let pv_node = beta - alpha > 1;
-        self.count_node();
-        if self.shared.stopped() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(s) = self.repetition_score(ply) {
-            return s;
-        }
-        if self.positions[ply].is_draw_by_rule() {
-            return self.draw_score(ply);
-        }
-        if self.rules.max_moves_to_draw > 0
-            && self.positions[ply].ply() >= self.rules.max_moves_to_draw
-        {
-            return self.draw_score(ply);
-        }
-        // Mate distance pruning.
-        alpha = alpha.max(mated_in(ply));
-        beta = beta.min(mate_in(ply + 1));
-        if alpha >= beta {
-            return alpha;
-        }
-        if ply >= MAX_PLY - 2 {
-            return self.evaluate(ply);
-        }
-
-        let in_check = self.positions[ply].in_check();
-        let key = self.positions[ply].key();
-        let tte = if self.params.use_tt {
-            self.shared.tt.probe(key)
-        } else {
-            None
-        };
-        let tt_move = tte.map_or(0, |e| e.mv);
-        if let Some(e) = tte {
-            if !pv_node && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
-            }
-        }
-
-        let eval = if in_check {
-            -INFINITE
-        } else {
-            self.evaluate(ply)
-        };
-        self.static_eval[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
-
-        if !pv_node && !in_check && eval.abs() < MATE_BOUND {
-            if self.params.reverse_futility
-                && depth <= 7
-                && eval - 90 * depth + 40 * improving as i32 >= beta
-            {
-                return eval;
-            }
-            if self.params.null_move
-                && allow_null
-                && depth >= 3
-                && eval >= beta
-                && beta.abs() < MATE_BOUND
-                && self.positions[ply].null_move_allowed()
-            {
-                if let Some(child) = self.positions[ply].play_null() {
-                    let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                    self.push_null(ply, child);
-                    self.prev_hist[ply] = NO_PREV;
-                    let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
-                    self.pop();
-                    if self.shared.stopped() {
-                        return 0;
-                    }
-                    if s >= beta {
-                        return if s >= MATE_BOUND { beta } else { s };
-                    }
-                }
-            }
-        }
-
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
-        moves.clear();
-        self.positions[ply].legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.move_bufs[ply] = moves;
-            self.score_bufs[ply] = scores;
-            return match self.positions[ply].position_outcome() {
-                Some(Outcome::Draw(_)) => self.draw_score(ply),
-                _ => mated_in(ply),
-            };
-        }
-        let counter = match self.prev_hist.get(ply.wrapping_sub(1)) {
-            Some(&h) if h != NO_PREV => self.tables.counter[h],
-            _ => 0,
-        };
-        ordering::score_moves(
-            &self.positions[ply],
-            &moves,
-            &mut scores,
-            tt_move,
-            self.killers[ply],
-            counter,
-            &self.tables,
-        );
-        self.killers[ply + 1] = [0; 2];
-
-        let mut best = -INFINITE;
-        let mut best_code = 0u16;
-        let mut move_count = 0i32;
-        let mut quiet_hist: [usize; 64] = [0; 64];
-        let mut n_quiets = 0;
-        let mut i = 0;
-        while let Some((mv, mscore)) =
-            ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
-        {
-            i += 1;
-            let pos = &self.positions[ply];
-            let tactical = pos.is_tactical(mv);
-            let hist_idx = pos.history_index(mv);
-            let code = G::encode_move(mv);
-            move_count += 1;
-
-            if best > -MATE_BOUND && !in_check {
-                if !tactical {
-                    if self.params.late_move_pruning
-                        && !pv_node
-                        && depth <= 6
-                        && move_count > 3 + depth * depth / (2 - improving as i32)
-                        && !pos.gives_check(mv)
-                    {
-                        continue;
-                    }
-                    if self.params.futility
-                        && depth <= 6
-                        && eval + 120 + 90 * depth <= alpha
-                        && !pos.gives_check(mv)
-                    {
-                        continue;
-                    }
-                } else if self.params.see_pruning
-                    && depth <= 6
-                    && mscore < SCORE_GOOD_CAPTURE
-                    && mscore != ordering::SCORE_TT
-                    && pos.see(mv) < -100 * depth
-                {
-                    continue;
-                }
-            }
-
-            self.push(ply, mv);
-            self.prev_hist[ply] = hist_idx;
-            let gives_check = self.positions[ply + 1].in_check();
-            let ext = (gives_check
-                && self.params.check_extension
-                && (ply as i32) < 2 * self.root_depth
-                && self.positions[ply].see(mv) >= 0) as i32;
-            let new_depth = depth - 1 + ext;
-
-            let mut score;
-            if move_count == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
-            } else {
-                let mut r = 0;
-                if self.params.lmr
-                    && depth >= 3
-                    && move_count > 1 + 2 * pv_node as i32
-                    && !tactical
-                    && !gives_check
-                {
-                    r = self.lmr[(depth as usize).min(63)][(move_count as usize).min(63)] as i32;
-                    r += (!pv_node) as i32;
-                    r -= improving as i32;
-                    if mscore >= ordering::SCORE_COUNTER {
-                        r -= 1;
-                    } else {
-                        r -= mscore / 8192;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
-                }
-            }
-            self.pop();
-            if self.shared.stopped() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_code = code;
-                    alpha = score;
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        if !tactical {
-                            let k = &mut self.killers[ply];
-                            if k[0] != code {
-                                k[1] = k[0];
-                                k[0] = code;
-                            }
-                            let bonus = (depth * depth).min(400) * 16;
-                            self.tables.update_history(hist_idx, bonus);
-                            for &q in &quiet_hist[..n_quiets] {
-                                self.tables.update_history(q, -bonus);
-                            }
-                            if let Some(&h) = self.prev_hist.get(ply.wrapping_sub(1)) {
-                                if h != NO_PREV {
-                                    self.tables.counter[h] = code;
-                                }
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-            if !tactical && n_quiets < quiet_hist.len() {
-                quiet_hist[n_quiets] = hist_idx;
-                n_quiets += 1;
-            }
-        }
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
-        if best == -INFINITE {
-            // Every move was pruned: fail low at alpha.
-            return alpha;
-        }
-        self.store_tt(key, best, beta, best_code, eval, depth, ply);
-        best
-    }
-
-    /// Stores a node's result: a fail high is a lower bound, a raised alpha exact, else an upper bound.
-    #[allow(clippy::too_many_arguments)]
-    fn store_tt(
-        &self,
-        key: u64,
-        best: i32,
-        beta: i32,
-        best_code: u16,
-        eval: i32,
-        depth: i32,
-        ply: usize,
-    ) {
-        if !self.params.use_tt {
-            return;
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best_code != 0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared
-            .tt
-            .store(key, best_code, score_to_tt(best, ply), eval, depth, bound);
-    }
-
     fn evaluate(&self, ply: usize) -> i32 {
         let v = self.eval.evaluate(&self.positions[ply], &self.accs[ply]);
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
-    }
-
-    /// Quiescence search: stand pat, then captures and promotions (all evasions when in check).
-    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
-        self.pv[ply].clear();
-        self.count_node();
-        if self.shared.stopped() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = self.positions[ply].in_check();
-        if ply >= MAX_PLY - 2 || (qdepth >= QS_MAX_DEPTH && !in_check) {
-            return self.evaluate(ply);
-        }
-        let pv_node = beta - alpha > 1;
-        let key = self.positions[ply].key();
-        let mut tt_move = 0;
-        if self.params.use_tt {
-            if let Some(e) = self.shared.tt.probe(key) {
-                tt_move = e.mv;
-                let s = score_from_tt(e.score, ply);
-                if !pv_node
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s >= beta,
-                        Bound::Upper => s <= alpha,
-                    }
-                {
-                    return s;
-                }
-            }
-        }
-        let mut best;
-        let stand;
-        if in_check {
-            best = -INFINITE;
-            stand = -INFINITE;
-        } else {
-            stand = self.evaluate(ply);
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            best = stand;
-        }
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
-        moves.clear();
-        scores.clear();
-        if in_check {
-            self.positions[ply].legal_moves(&mut moves);
-            if moves.is_empty() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
-                return mated_in(ply);
-            }
-        } else {
-            self.positions[ply].tactical_moves(&mut moves);
-        }
-        {
-            let pos = &self.positions[ply];
-            for &mv in &moves {
-                let s = if G::encode_move(mv) == tt_move && tt_move != 0 {
-                    ordering::SCORE_TT
-                } else {
-                    pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
-                };
-                scores.push(s);
-            }
-        }
-        let mut best_code = 0;
-        let mut i = 0;
-        while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
-        {
-            i += 1;
-            let to = G::move_to(mv);
-            if !in_check && qdepth >= QS_RECAPTURES_ONLY && to != self.qs_to[ply] {
-                continue;
-            }
-            if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
-                continue;
-            }
-            self.qs_to[ply + 1] = to;
-            self.push(ply, mv);
-            let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
-            self.pop();
-            if self.shared.stopped() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_code = G::encode_move(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
-        self.store_tt(key, best, beta, best_code, stand, -1, ply);
-        best
     }
 
     /// Iterative deepening with aspiration windows. `report` is called by the main thread (id 0)
@@ -799,13 +396,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             }
             for pv_idx in 0..multipv {
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 25;
-                let (mut alpha, mut beta) =
-                    if depth >= 5 && self.params.aspiration && prev.abs() < MATE_BOUND {
-                        (prev - delta, prev + delta)
-                    } else {
-                        (-INFINITE, INFINITE)
-                    };
+                let mut delta = self.sp(ASPIRATION_DELTA);
+                let (mut alpha, mut beta) = if depth as i32 >= self.sp(ASPIRATION_DEPTH)
+                    && self.params.aspiration
+                    && prev.abs() < MATE_BOUND
+                {
+                    (prev - delta, prev + delta)
+                } else {
+                    (-INFINITE, INFINITE)
+                };
                 loop {
                     let score = self.search_root(alpha, beta, depth as i32, pv_idx);
                     if self.shared.stopped() {

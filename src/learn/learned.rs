@@ -1,0 +1,103 @@
+//! Which parameters a run learns: whole tables of the feature set, mapped to a compact local index
+//! (the weight vector steps 2-3 work on), and the range kept under the equality constraint.
+
+use crate::eval::FeatureSet;
+use crate::game::Game;
+
+/// The learned part of the parameter vector: whole tables, mapped to a compact local index.
+#[derive(Debug, Clone)]
+pub struct Learned {
+    /// (name, global start, global end, local start), in parameter order.
+    pub tables: Vec<(String, usize, usize, usize)>,
+    pub n_local: usize,
+    /// Local range under the equality constraint (the piece values), if any.
+    pub constrained: Option<(usize, usize)>,
+}
+
+impl Learned {
+    /// The tables of a feature set in parameter order: (name, start, end).
+    pub fn table_ranges<G: Game, F: FeatureSet<G>>() -> Vec<(String, usize, usize)> {
+        crate::eval::param_ranges::<G, F>()
+            .into_iter()
+            .map(|(n, a, b)| (n.to_string(), a, b))
+            .collect()
+    }
+
+    /// Selects tables by name or by letter (A = the first table in parameter order, B the second…).
+    pub fn select<G: Game, F: FeatureSet<G>>(
+        wanted: &[String],
+        constrain_material: bool,
+    ) -> Result<Learned, String> {
+        let all = Self::table_ranges::<G, F>();
+        let mut tables = Vec::new();
+        let mut local = 0;
+        for (k, (name, a, b)) in all.iter().enumerate() {
+            let letter = ((b'A' + k as u8) as char).to_string();
+            if wanted
+                .iter()
+                .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter))
+            {
+                tables.push((name.clone(), *a, *b, local));
+                local += b - a;
+            }
+        }
+        for w in wanted {
+            let known = all.iter().enumerate().any(|(k, (name, _, _))| {
+                w.eq_ignore_ascii_case(name)
+                    || w.eq_ignore_ascii_case(&((b'A' + k as u8) as char).to_string())
+            });
+            if !known {
+                let names: Vec<String> = all
+                    .iter()
+                    .enumerate()
+                    .map(|(k, (n, _, _))| format!("{} ({})", (b'A' + k as u8) as char, n))
+                    .collect();
+                return Err(format!(
+                    "unknown table '{w}': this feature set has {}",
+                    names.join(", ")
+                ));
+            }
+        }
+        if tables.is_empty() {
+            return Err("no table selected to learn".into());
+        }
+        let constrained = if constrain_material {
+            tables
+                .iter()
+                .find(|t| t.0 == "material")
+                .map(|t| (t.3, t.3 + t.2 - t.1))
+        } else {
+            None
+        };
+        Ok(Learned {
+            tables,
+            n_local: local,
+            constrained,
+        })
+    }
+
+    #[inline]
+    pub fn local(&self, global: usize) -> Option<usize> {
+        self.tables
+            .iter()
+            .find(|t| global >= t.1 && global < t.2)
+            .map(|t| t.3 + global - t.1)
+    }
+
+    pub fn global(&self, local: usize) -> usize {
+        for t in &self.tables {
+            if local >= t.3 && local < t.3 + (t.2 - t.1) {
+                return t.1 + local - t.3;
+            }
+        }
+        usize::MAX
+    }
+
+    /// Whether L1 applies to a local weight (every table but the piece values).
+    pub fn is_regularized(&self, local: usize) -> bool {
+        !self
+            .tables
+            .iter()
+            .any(|t| t.0 == "material" && local >= t.3 && local < t.3 + (t.2 - t.1))
+    }
+}

@@ -1,0 +1,267 @@
+//! The alpha-beta search of an inner node (ply > 0): draws and mate distance, the transposition
+//! table, the static evaluation, then the pruning decisions of `pruning` before and during the
+//! move loop, late move reductions with re-searches, and the killer, history and counter-move
+//! updates of a cut-off.
+
+use super::super::ordering;
+use super::super::tt::Bound;
+use super::{Searcher, NO_PREV};
+use crate::eval::Evaluator;
+use crate::game::*;
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// The alpha-beta search of a node at `ply` > 0.
+    pub fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        self.count_node();
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(s) = self.repetition_score(ply) {
+            return s;
+        }
+        if self.positions[ply].is_draw_by_rule() {
+            return self.draw_score(ply);
+        }
+        if self.rules.max_moves_to_draw > 0
+            && self.positions[ply].ply() >= self.rules.max_moves_to_draw
+        {
+            return self.draw_score(ply);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.evaluate(ply);
+        }
+
+        let in_check = self.positions[ply].in_check();
+        let key = self.positions[ply].key();
+        let tte = if self.params.use_tt {
+            self.shared.tt.probe(key)
+        } else {
+            None
+        };
+        let tt_move = tte.map_or(0, |e| e.mv);
+        if let Some(e) = tte {
+            if !pv_node && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            self.evaluate(ply)
+        };
+        self.static_eval[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
+
+        if !pv_node && !in_check && eval.abs() < MATE_BOUND {
+            if self.reverse_futility_cut(depth, eval, beta, improving) {
+                return eval;
+            }
+            if self.null_move_allowed(allow_null, depth, eval, beta)
+                && self.positions[ply].null_move_allowed()
+            {
+                if let Some(child) = self.positions[ply].play_null() {
+                    let r = self.null_move_reduction(depth, eval, beta);
+                    self.push_null(ply, child);
+                    self.prev_hist[ply] = NO_PREV;
+                    let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
+                    self.pop();
+                    if self.shared.stopped() {
+                        return 0;
+                    }
+                    if s >= beta {
+                        return if s >= MATE_BOUND { beta } else { s };
+                    }
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        self.positions[ply].legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.move_bufs[ply] = moves;
+            self.score_bufs[ply] = scores;
+            return match self.positions[ply].position_outcome() {
+                Some(Outcome::Draw(_)) => self.draw_score(ply),
+                _ => mated_in(ply),
+            };
+        }
+        let counter = match self.prev_hist.get(ply.wrapping_sub(1)) {
+            Some(&h) if h != NO_PREV => self.tables.counter[h],
+            _ => 0,
+        };
+        ordering::score_moves(
+            &self.positions[ply],
+            &moves,
+            &mut scores,
+            tt_move,
+            self.killers[ply],
+            counter,
+            &self.tables,
+        );
+        self.killers[ply + 1] = [0; 2];
+
+        let mut best = -INFINITE;
+        let mut best_code = 0u16;
+        let mut move_count = 0i32;
+        let mut quiet_hist: [usize; 64] = [0; 64];
+        let mut n_quiets = 0;
+        let mut i = 0;
+        while let Some((mv, mscore)) =
+            ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
+        {
+            i += 1;
+            let pos = &self.positions[ply];
+            let tactical = pos.is_tactical(mv);
+            let hist_idx = pos.history_index(mv);
+            let code = G::encode_move(mv);
+            move_count += 1;
+
+            if best > -MATE_BOUND && !in_check {
+                if !tactical {
+                    if self.late_move_prune(pv_node, depth, move_count, improving)
+                        && !pos.gives_check(mv)
+                    {
+                        continue;
+                    }
+                    if self.futility_prune(depth, eval, alpha) && !pos.gives_check(mv) {
+                        continue;
+                    }
+                } else if self.see_prune_applies(depth, mscore)
+                    && pos.see(mv) < self.see_prune_threshold(depth)
+                {
+                    continue;
+                }
+            }
+
+            self.push(ply, mv);
+            self.prev_hist[ply] = hist_idx;
+            let gives_check = self.positions[ply + 1].in_check();
+            let ext = (gives_check
+                && self.params.check_extension
+                && (ply as i32) < 2 * self.root_depth
+                && self.positions[ply].see(mv) >= 0) as i32;
+            let new_depth = depth - 1 + ext;
+
+            let mut score;
+            if move_count == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if self.lmr_applies(depth, move_count, pv_node, !tactical && !gives_check) {
+                    r = self
+                        .lmr_reduction(depth, new_depth, move_count, pv_node, improving, mscore);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.pop();
+            if self.shared.stopped() {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_code = code;
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if !tactical {
+                            let k = &mut self.killers[ply];
+                            if k[0] != code {
+                                k[1] = k[0];
+                                k[0] = code;
+                            }
+                            let bonus = (depth * depth).min(400) * 16;
+                            self.tables.update_history(hist_idx, bonus);
+                            for &q in &quiet_hist[..n_quiets] {
+                                self.tables.update_history(q, -bonus);
+                            }
+                            if let Some(&h) = self.prev_hist.get(ply.wrapping_sub(1)) {
+                                if h != NO_PREV {
+                                    self.tables.counter[h] = code;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && n_quiets < quiet_hist.len() {
+                quiet_hist[n_quiets] = hist_idx;
+                n_quiets += 1;
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        if best == -INFINITE {
+            // Every move was pruned: fail low at alpha.
+            return alpha;
+        }
+        self.store_tt(key, best, beta, best_code, eval, depth, ply);
+        best
+    }
+
+    /// Stores a node's result: a fail high is a lower bound, a raised alpha exact, else an upper bound.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_tt(
+        &self,
+        key: u64,
+        best: i32,
+        beta: i32,
+        best_code: u16,
+        eval: i32,
+        depth: i32,
+        ply: usize,
+    ) {
+        if !self.params.use_tt {
+            return;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_code != 0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_code, score_to_tt(best, ply), eval, depth, bound);
+    }
+}

@@ -1,0 +1,152 @@
+//! The search's decisions to prune or reduce, each with its margin: reverse futility and null move
+//! before the move loop, late move pruning, futility and SEE pruning inside it, and the late move
+//! reduction of a quiet move. The margins come from the game's table (`Game::SEARCH_PARAMS`,
+//! `game::search_params`): constants in a normal build, option values in a `tune` build.
+
+use super::super::ordering;
+use super::Searcher;
+use crate::eval::Evaluator;
+use crate::game::search_params::*;
+use crate::game::Game;
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// Search parameter `i` (an index of `game::search_params`).
+    #[inline(always)]
+    pub(super) fn sp(&self, i: usize) -> i32 {
+        #[cfg(feature = "tune")]
+        if let Some(v) = &self.params.tuned {
+            return v[i];
+        }
+        G::SEARCH_PARAMS[i].default
+    }
+
+    /// Reverse futility: the static evaluation beats beta by a depth-scaled margin.
+    #[inline]
+    pub(super) fn reverse_futility_cut(
+        &self,
+        depth: i32,
+        eval: i32,
+        beta: i32,
+        improving: bool,
+    ) -> bool {
+        self.params.reverse_futility
+            && depth <= self.sp(RFP_DEPTH)
+            && eval - self.sp(RFP_MARGIN) * depth + self.sp(RFP_IMPROVING) * improving as i32
+                >= beta
+    }
+
+    /// Whether to try a null move here (the position must also allow one).
+    #[inline]
+    pub(super) fn null_move_allowed(
+        &self,
+        allow_null: bool,
+        depth: i32,
+        eval: i32,
+        beta: i32,
+    ) -> bool {
+        self.params.null_move
+            && allow_null
+            && depth >= self.sp(NMP_DEPTH)
+            && eval >= beta
+            && beta.abs() < crate::game::MATE_BOUND
+    }
+
+    /// The null move's depth reduction.
+    #[inline]
+    pub(super) fn null_move_reduction(&self, depth: i32, eval: i32, beta: i32) -> i32 {
+        self.sp(NMP_BASE)
+            + depth / self.sp(NMP_DEPTH_DIV)
+            + ((eval - beta) / self.sp(NMP_EVAL_DIV)).min(self.sp(NMP_EVAL_MAX))
+    }
+
+    /// Late move pruning of a quiet move (the caller checks that it gives no check).
+    #[inline]
+    pub(super) fn late_move_prune(
+        &self,
+        pv_node: bool,
+        depth: i32,
+        move_count: i32,
+        improving: bool,
+    ) -> bool {
+        self.params.late_move_pruning
+            && !pv_node
+            && depth <= self.sp(LMP_DEPTH)
+            && move_count > self.sp(LMP_BASE) + depth * depth / (2 - improving as i32)
+    }
+
+    /// Futility pruning of a quiet move (the caller checks that it gives no check).
+    #[inline]
+    pub(super) fn futility_prune(&self, depth: i32, eval: i32, alpha: i32) -> bool {
+        self.params.futility
+            && depth <= self.sp(FUTILITY_DEPTH)
+            && eval + self.sp(FUTILITY_BASE) + self.sp(FUTILITY_MARGIN) * depth <= alpha
+    }
+
+    /// SEE pruning of a capture ordered below the good ones: applies up to a depth, and then
+    /// prunes when SEE is below the returned threshold.
+    #[inline]
+    pub(super) fn see_prune_applies(&self, depth: i32, mscore: i32) -> bool {
+        self.params.see_pruning
+            && depth <= self.sp(SEE_DEPTH)
+            && mscore < ordering::SCORE_GOOD_CAPTURE
+            && mscore != ordering::SCORE_TT
+    }
+
+    #[inline]
+    pub(super) fn see_prune_threshold(&self, depth: i32) -> i32 {
+        -self.sp(SEE_MARGIN) * depth
+    }
+
+    /// The late move reduction of a quiet move that gives no check (0: none).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lmr_reduction(
+        &self,
+        depth: i32,
+        new_depth: i32,
+        move_count: i32,
+        pv_node: bool,
+        improving: bool,
+        mscore: i32,
+    ) -> i32 {
+        let mut r = self.lmr[(depth as usize).min(63)][(move_count as usize).min(63)] as i32;
+        r += (!pv_node) as i32;
+        r -= improving as i32;
+        if mscore >= ordering::SCORE_COUNTER {
+            r -= 1;
+        } else {
+            r -= mscore / 8192;
+        }
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// Whether late move reductions apply to this move at all.
+    #[inline]
+    pub(super) fn lmr_applies(
+        &self,
+        depth: i32,
+        move_count: i32,
+        pv_node: bool,
+        quiet: bool,
+    ) -> bool {
+        self.params.lmr
+            && depth >= self.sp(LMR_DEPTH)
+            && move_count > 1 + 2 * pv_node as i32
+            && quiet
+    }
+}
+
+/// Late-move-reduction table: 0.75 + ln(depth)·ln(move number)/2.25, computed once.
+pub(super) fn lmr_table() -> &'static [[u8; 64]; 64] {
+    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                *r = v.clamp(0.0, 40.0) as u8;
+            }
+        }
+        t
+    })
+}

@@ -1,0 +1,124 @@
+//! Quiescence search: stand pat, then captures and promotions (all evasions when in check),
+//! recaptures only once it is deep.
+
+use super::super::ordering;
+use super::super::tt::Bound;
+use super::Searcher;
+use crate::eval::Evaluator;
+use crate::game::*;
+
+const QS_MAX_DEPTH: usize = 32;
+/// From this quiescence depth on, only recaptures on the square of the last move are searched.
+/// Without it, positions with several independent even trades (common in shogi, and everywhere
+/// while the learner starts from equal piece values) search every order of the trades, and a
+/// single learner search could take seconds.
+const QS_RECAPTURES_ONLY: usize = 4;
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// Quiescence search: stand pat, then captures and promotions (all evasions when in check).
+    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.shared.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.positions[ply].in_check();
+        if ply >= MAX_PLY - 2 || (qdepth >= QS_MAX_DEPTH && !in_check) {
+            return self.evaluate(ply);
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.positions[ply].key();
+        let mut tt_move = 0;
+        if self.params.use_tt {
+            if let Some(e) = self.shared.tt.probe(key) {
+                tt_move = e.mv;
+                let s = score_from_tt(e.score, ply);
+                if !pv_node
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    }
+                {
+                    return s;
+                }
+            }
+        }
+        let mut best;
+        let stand;
+        if in_check {
+            best = -INFINITE;
+            stand = -INFINITE;
+        } else {
+            stand = self.evaluate(ply);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        scores.clear();
+        if in_check {
+            self.positions[ply].legal_moves(&mut moves);
+            if moves.is_empty() {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return mated_in(ply);
+            }
+        } else {
+            self.positions[ply].tactical_moves(&mut moves);
+        }
+        {
+            let pos = &self.positions[ply];
+            for &mv in &moves {
+                let s = if G::encode_move(mv) == tt_move && tt_move != 0 {
+                    ordering::SCORE_TT
+                } else {
+                    pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
+                };
+                scores.push(s);
+            }
+        }
+        let mut best_code = 0;
+        let mut i = 0;
+        while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
+        {
+            i += 1;
+            let to = G::move_to(mv);
+            if !in_check && qdepth >= QS_RECAPTURES_ONLY && to != self.qs_to[ply] {
+                continue;
+            }
+            if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
+                continue;
+            }
+            self.qs_to[ply + 1] = to;
+            self.push(ply, mv);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
+            self.pop();
+            if self.shared.stopped() {
+                self.move_bufs[ply] = moves;
+                self.score_bufs[ply] = scores;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_code = G::encode_move(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+        self.store_tt(key, best, beta, best_code, stand, -1, ply);
+        best
+    }
+}

@@ -169,16 +169,20 @@ fn feature_vector_reproduces_the_evaluation() {
 }
 
 #[test]
-fn breakdown_adds_up_and_default_is_material() {
+fn breakdown_adds_up_and_handset_is_material() {
     let pos =
         ShogiPos::from_text("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGS1L b N 1")
             .expect("sfen");
-    let d = <ShogiPos as kishi::eval::GameEval>::default_eval();
+    // The hand-set tables (the learner's start) are Bonanza's material; the built-in default is
+    // the learned file (tests/shipped_weights.rs).
+    let d = kishi::eval::LinearEval::<ShogiPos, Bonanza>::new(Arc::new(
+        kishi::eval::handset_weights::<ShogiPos, Bonanza>(),
+    ));
     let acc_eval = d.evaluate_scratch(&pos);
     assert_eq!(
         acc_eval,
         pos.material(),
-        "the default is Bonanza's material"
+        "the hand-set tables are Bonanza's material"
     );
     let b = d.breakdown(&pos);
     assert_eq!(b.last().expect("total").1, acc_eval);

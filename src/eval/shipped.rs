@@ -213,3 +213,61 @@ pub fn verify_file(path: &Path, game: Option<&str>) -> Result<Header, String> {
     }
     Ok(header)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shipped shogi file, xz-compressed into `dir`.
+    fn packed_file(dir: &Path) -> PathBuf {
+        let raw =
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("eval_weights/shogi-eAB.kwt"))
+                .expect("the shipped shogi file is in the source tree");
+        let mut enc = xz2::write::XzEncoder::new(Vec::new(), 1);
+        enc.write_all(&raw).unwrap();
+        let xz = dir.join("full.kwt.xz");
+        std::fs::write(&xz, enc.finish().unwrap()).unwrap();
+        xz
+    }
+
+    /// A full disk: the temporary file is a link to `/dev/full`, so every write fails with the
+    /// operating system's own ENOSPC. The unpack must fail with an error naming the file and the
+    /// cause, leave nothing in the cache, and a later unpack (disk no longer full) must succeed.
+    #[test]
+    fn a_full_disk_fails_cleanly_and_leaves_no_copy() {
+        let dev_full = Path::new("/dev/full");
+        if !dev_full.exists() {
+            eprintln!("skipped: this system has no /dev/full to simulate a full disk with");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("kishi-full-disk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = dir.join("cache");
+        std::fs::create_dir_all(&cache).unwrap();
+        let xz = packed_file(&dir);
+        let hash = hash_file(&xz).unwrap();
+        let tmp = cache.join(format!(".full-{hash:016x}.kwt.tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(dev_full, &tmp).unwrap();
+
+        let mut notes = Vec::new();
+        let err = unpack_cached(&xz, &cache, Some("shogi"), &mut |n| {
+            notes.push(n.to_string())
+        })
+        .expect_err("writing to a full disk must fail");
+        assert!(err.contains("cannot write"), "{err}");
+        assert!(
+            err.to_lowercase().contains("no space left"),
+            "the cause is named: {err}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&cache)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.is_empty(), "nothing is left in the cache: {left:?}");
+
+        let copy =
+            unpack_cached(&xz, &cache, Some("shogi"), &mut |_| {}).expect("disk has room again");
+        assert!(verify_file(&copy, Some("shogi")).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -136,7 +136,9 @@ def play(args, row_id: str, meta: dict, match_args: List[str]) -> dict:
     row = {k: summary.get(k) for k in KEEP}
     row.update(meta)
     row["row"] = row_id
-    row["kishi_commit"] = git_commit()
+    # A binary copied elsewhere (so that builds during a long match cannot replace it) was built from
+    # another commit than the one checked out when the row is written: --kishi-commit says which.
+    row["kishi_commit"] = args.kishi_commit or git_commit()
     row["command"] = " ".join(shlex.quote(c) for c in cmd[1:]).replace(REPO + "/", "")
     row["ladder_command"] = "python3 scripts/ladder.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     os.makedirs(rows_dir(docs), exist_ok=True)
@@ -286,6 +288,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--kishi", default=DEFAULT_KISHI, help="kishi binary (default target/release/kishi)")
     p.add_argument("--out", default=os.path.join(REPO, "matches", "ladder"),
                    help="where match records go (default matches/ladder)")
+    p.add_argument("--kishi-commit", help="commit the --kishi binary was built from (default: the checkout's HEAD)")
     p.add_argument("--concurrency", type=int, default=2, help="games in parallel (default 2)")
     p.add_argument("--force", action="store_true", help="replay rows that already have enough games")
     p.add_argument("--docs", default=DOCS, help="where rows and the report go (default docs/)")

@@ -447,11 +447,48 @@ def cmd_run(a: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ agree --
 
-def sample_positions(path: str, n: int, seed: int) -> List[str]:
-    sfens = read_book(path) if not path.endswith(".sfen") else [
-        s.strip() for s in open(path, encoding="utf-8") if s.strip()]
-    uniq = sorted(set(sfens))
+def game_positions(path: str, min_ply: int) -> List[str]:
+    """Every position of a game-line file that has a move after it, from ply `min_ply` on
+    (a one-move book line gives its start position when its ply is not counted: book SFENs
+    carry their own move numbers, so the ply is the SFEN's move number - 1)."""
+    out = []
+    try:
+        f = lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz") else open(path, encoding="utf-8")
+        with f:
+            for n, line in enumerate(f, 1):
+                tok = line.split()
+                if not tok:
+                    continue
+                try:
+                    i, j = tok.index("sfen"), tok.index("moves")
+                    board = cshogi.Board(" ".join(tok[i + 1:j]))
+                    ply0 = int(tok[j - 1]) - 1
+                except (ValueError, IndexError):
+                    raise ValueError(f"{path}:{n}: not a game line (sfen … moves …)")
+                for k, m in enumerate(tok[j + 1:]):
+                    if ply0 + k >= min_ply:
+                        out.append(board.sfen())
+                    mv = board.move_from_usi(m)
+                    if not mv or mv not in set(board.legal_moves):
+                        raise ValueError(f"{path}:{n}: illegal move {m}")
+                    board.push(mv)
+    except (OSError, EOFError, lzma.LZMAError) as e:
+        raise ValueError(f"{path}: {e}")
+    return out
+
+
+def sample_positions(path: str, n: int, seed: int, min_ply: int = 0) -> List[str]:
+    if path.endswith(".sfen"):
+        with open(path, encoding="utf-8") as f:
+            sfens = [s.strip() for s in f if s.strip()]
+    else:
+        sfens = game_positions(path, min_ply)
+    # One entry per position (board, hands, side to move), in a seeded order.
+    by_key = {" ".join(s.split()[:3]): s for s in sfens}
+    uniq = [by_key[k] for k in sorted(by_key)]
     random.Random(seed).shuffle(uniq)
+    if not uniq:
+        raise ValueError(f"{path}: no positions from ply {min_ply} on")
     return uniq[:n]
 
 
@@ -481,34 +518,43 @@ def cmd_agree(a: argparse.Namespace) -> int:
     try:
         ref = parse_teacher(a.reference, a.kishi)
         cands = [parse_teacher(t, a.kishi) for t in a.teacher]
-        sfens = sample_positions(a.positions, a.sample, a.seed)
+        sfens = sample_positions(a.positions, a.sample, a.seed, a.min_ply)
     except ValueError as e:
         print(f"gen_labels: error: {e}", file=sys.stderr)
         return 2
+    result = {"reference": ref.spec, "positions_file": a.positions, "sample": len(sfens), "seed": a.seed,
+              "min_ply": a.min_ply, "rows": [], "command": "python3 scripts/gen_labels.py " + " ".join(sys.argv[1:])}
+
+    def save() -> None:
+        # Written after every teacher, so a long study that is stopped keeps what it measured.
+        if a.json:
+            tmp = a.json + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(result, f, indent=1)
+            os.replace(tmp, a.json)
+
     try:
         ref_moves, ref_s = answers(ref, sfens, a.move_timeout)
-        rows = []
+        result["reference_seconds_per_position"] = ref_s
+        result["reference_moves"] = ref_moves
+        result["sfens"] = sfens
+        save()
         for t in cands:
             mv, s = answers(t, sfens, a.move_timeout)
             k = sum(x == y for x, y in zip(mv, ref_moves))
             lo, hi = wilson(k, len(sfens))
-            rows.append({"teacher": t.spec, "agree": k, "positions": len(sfens), "rate": k / len(sfens),
-                         "interval95": [lo, hi], "seconds_per_position": s})
-    except EngineFault as e:
+            result["rows"].append({"teacher": t.spec, "agree": k, "positions": len(sfens), "rate": k / len(sfens),
+                                   "interval95": [lo, hi], "seconds_per_position": s})
+            save()
+    except (EngineFault, OSError) as e:
         print(f"gen_labels: error: {e}", file=sys.stderr)
         return 1
-    result = {"reference": ref.spec, "reference_seconds_per_position": ref_s, "positions_file": a.positions,
-              "sample": len(sfens), "seed": a.seed, "rows": rows}
+    rows = result["rows"]
     print(f"reference {ref.spec}: {ref_s:.2f} s/position, {len(sfens)} positions")
     for r in rows:
         print(f"{r['teacher']:32} agrees {r['agree']}/{r['positions']} = {100 * r['rate']:.1f}% "
               f"[{100 * r['interval95'][0]:.1f}, {100 * r['interval95'][1]:.1f}]  "
               f"{r['seconds_per_position']:.3f} s/position")
-    if a.json:
-        tmp = a.json + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
-        os.replace(tmp, a.json)
     return 0
 
 
@@ -592,6 +638,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     g = sub.add_parser("agree", help="agreement of candidate teachers with a reference")
     g.add_argument("--positions", default=BOOK, help="game-line file (or .sfen, one SFEN a line)")
     g.add_argument("--sample", type=int, default=500)
+    g.add_argument("--min-ply", type=int, default=0, help="only positions from this ply on")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--reference", required=True)
     g.add_argument("--teacher", action="append", required=True)

@@ -501,17 +501,40 @@ def wilson(k: int, n: int) -> Tuple[float, float]:
     return max(0.0, c - h), min(1.0, c + h)
 
 
-def answers(t: Teacher, sfens: List[str], timeout: float) -> Tuple[List[str], float]:
-    e = TeacherEngine(t, t.kind, timeout)
-    e.start()
-    out, t0 = [], time.monotonic()
-    try:
-        for s in sfens:
-            e.new_game()
-            out.append(e.best(s, [], timeout)[0])
-    finally:
-        e.quit()
-    return out, (time.monotonic() - t0) / max(1, len(sfens))
+def answers(t: Teacher, sfens: List[str], timeout: float, jobs: int = 1) -> Tuple[List[Optional[str]], float]:
+    """The teacher's move in each position (None where it crashed or hung: the engine is restarted
+    and the study goes on), and the mean seconds of engine time per position. `jobs` engines
+    share the list (one process each)."""
+
+    def chunk(part: List[Tuple[int, str]]) -> List[Tuple[int, Optional[str], float]]:
+        e = TeacherEngine(t, t.kind, timeout)
+        e.start()
+        out = []
+        try:
+            for i, s in part:
+                t0 = time.monotonic()
+                try:
+                    e.new_game()
+                    mv: Optional[str] = e.best(s, [], timeout)[0]
+                except EngineFault as err:
+                    print(f"gen_labels: {t.spec}: position {i}: {err}; restarting it", file=sys.stderr)
+                    mv = None
+                    e.quit()
+                    e.start()
+                out.append((i, mv, time.monotonic() - t0))
+        finally:
+            e.quit()
+        return out
+
+    from concurrent.futures import ThreadPoolExecutor
+    items = list(enumerate(sfens))
+    parts = [items[j::jobs] for j in range(jobs)]
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        done = [r for rs in ex.map(chunk, parts) for r in rs]
+    moves: List[Optional[str]] = [None] * len(sfens)
+    for i, mv, _ in done:
+        moves[i] = mv
+    return moves, sum(d for _, _, d in done) / max(1, len(sfens))
 
 
 def cmd_agree(a: argparse.Namespace) -> int:
@@ -534,17 +557,21 @@ def cmd_agree(a: argparse.Namespace) -> int:
             os.replace(tmp, a.json)
 
     try:
-        ref_moves, ref_s = answers(ref, sfens, a.move_timeout)
+        ref_moves, ref_s = answers(ref, sfens, a.move_timeout, a.jobs)
         result["reference_seconds_per_position"] = ref_s
         result["reference_moves"] = ref_moves
         result["sfens"] = sfens
         save()
         for t in cands:
-            mv, s = answers(t, sfens, a.move_timeout)
-            k = sum(x == y for x, y in zip(mv, ref_moves))
-            lo, hi = wilson(k, len(sfens))
-            result["rows"].append({"teacher": t.spec, "agree": k, "positions": len(sfens), "rate": k / len(sfens),
-                                   "interval95": [lo, hi], "seconds_per_position": s})
+            mv, s = answers(t, sfens, a.move_timeout, a.jobs)
+            # Positions the reference could not answer are left out; a teacher's missing answer
+            # counts as a disagreement.
+            pairs = [(x, y) for x, y in zip(mv, ref_moves) if y is not None]
+            k, n = sum(x == y for x, y in pairs), len(pairs)
+            lo, hi = wilson(k, n)
+            result["rows"].append({"teacher": t.spec, "agree": k, "positions": n, "rate": k / max(1, n),
+                                   "interval95": [lo, hi], "seconds_per_position": s,
+                                   "no_answer": sum(x is None for x in mv)})
             save()
     except (EngineFault, OSError) as e:
         print(f"gen_labels: error: {e}", file=sys.stderr)
@@ -639,6 +666,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     g.add_argument("--positions", default=BOOK, help="game-line file (or .sfen, one SFEN a line)")
     g.add_argument("--sample", type=int, default=500)
     g.add_argument("--min-ply", type=int, default=0, help="only positions from this ply on")
+    g.add_argument("--jobs", type=int, default=1, help="engines per teacher running side by side")
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--reference", required=True)
     g.add_argument("--teacher", action="append", required=True)

@@ -3,7 +3,8 @@
 //! positions (including a pawn-drop "mate") answered `checkmate nomate`; `stop` during
 //! `go mate infinite` on a 611-ply Zukou problem answered `checkmate timeout` at once; positions
 //! that are not mate problems answered with `info string error` and never `nomate`; a tsume
-//! without the attacker's king accepted for `go mate` only.
+//! without the attacker's king accepted for `go mate` only; UCI `go mate N` answered from the
+//! solver's proof when checks alone mate, by the search otherwise.
 
 use kishi::game::Game;
 use kishi::mate::verify_mate_line;
@@ -26,6 +27,10 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Self::start_with("usi", "usiok")
+    }
+
+    fn start_with(hello: &str, ok: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kishi"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -49,8 +54,8 @@ impl Engine {
             lines: rx,
             transcript: Vec::new(),
         };
-        e.send("usi");
-        e.until(|l| l == "usiok", WAIT);
+        e.send(hello);
+        e.until(|l| l == ok, WAIT);
         e
     }
 
@@ -251,5 +256,35 @@ fn a_tsume_without_the_attackers_king_is_for_go_mate_only() {
     e.send("position startpos");
     e.send("go depth 3");
     e.until(|l| l.starts_with("bestmove"), WAIT);
+    e.quit();
+}
+
+#[test]
+fn uci_go_mate_uses_the_solver_for_checks_only_mates_and_the_search_otherwise() {
+    let mut e = Engine::start_with("uci", "uciok");
+    // Ra8 mates at once: proven by the solver.
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go mate 1");
+    let out = e.until(|l| l.starts_with("bestmove"), WAIT);
+    assert!(
+        out.iter().any(|l| l.contains("proven by the df-pn solver")),
+        "{out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|l| l.contains(" score mate 1 ") && l.ends_with(" pv a1a8")),
+        "{out:?}"
+    );
+    assert_eq!(answer(&out), "bestmove a1a8");
+    // Mate in 2 starting with a quiet move (Rb7, then Ra8): not a checks-only mate, so the
+    // alpha-beta search finds it.
+    e.send("position fen 7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+    e.send("go mate 2");
+    let out = e.until(|l| l.starts_with("bestmove"), WAIT);
+    assert!(
+        !out.iter().any(|l| l.contains("proven by the df-pn solver")),
+        "{out:?}"
+    );
+    assert!(out.iter().any(|l| l.contains(" score mate 2 ")), "{out:?}");
     e.quit();
 }

@@ -14,12 +14,19 @@
 //! the last `position` was rejected) gets `info string error: …` and `checkmate timeout`: the
 //! USI answers have no "error", `nomate` would be a false claim, and YaneuraOu's mate engines
 //! answer such positions with `timeout` / their unknown answer too.
+//!
+//! UCI `go mate N` (chess) first asks the same solver, briefly and on the protocol thread (at most
+//! `UCI_PROOF_NODES` nodes / `UCI_PROOF_MS`), for a mate of checks only within N moves; a proof is
+//! answered at once with `info … score mate M … pv …` and `bestmove`. Chess mates often need quiet
+//! moves, which a checks-only solver cannot see, so without a proof the alpha-beta search with its
+//! mate target runs as before.
 
-use super::super::info::Out;
+use super::super::engine::Limits;
+use super::super::info::{bestmove_line, Out};
 use super::slot::Slot;
 use super::{Controller, Flavour, GoRequest};
 use crate::game::Game;
-use crate::mate::{solve_with_progress, MateGame, MateLimits, MateProgress, MateResult};
+use crate::mate::{solve, solve_with_progress, MateGame, MateLimits, MateProgress, MateResult};
 use crate::protocol::tokenizer::printable;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +36,10 @@ use std::time::Duration;
 
 /// Mate table size when the option is absent (MiB).
 pub const DEFAULT_MATE_HASH_MB: i64 = 256;
+
+/// Budget of the checks-only proof tried before a UCI `go mate N` search.
+const UCI_PROOF_NODES: u64 = 200_000;
+const UCI_PROOF_MS: u64 = 300;
 
 /// The running `go mate`, if any: its stop flag and its thread.
 #[derive(Default)]
@@ -76,6 +87,59 @@ impl<F: Flavour> Controller<F> {
             );
         }
         Ok(())
+    }
+
+    /// UCI `go mate N`: answers at once when the df-pn solver proves a mate of checks only within
+    /// N moves (within a small budget); false when the search must run instead.
+    pub(super) fn mate_by_proof(&mut self, limits: &Limits<<F::G as Game>::Move>) -> bool {
+        let Some(n) = limits.mate else {
+            return false;
+        };
+        // ponder / infinite hold the answer and searchmoves restricts it: leave those to the search.
+        if F::USI || limits.ponder || limits.infinite || !limits.searchmoves.is_empty() {
+            return false;
+        }
+        let pos = self.history.current().clone();
+        if pos.validate_problem().is_err() {
+            return false;
+        }
+        let ms = limits
+            .movetime_ms
+            .map_or(UCI_PROOF_MS, |m| (m / 2).min(UCI_PROOF_MS));
+        let budget = MateLimits {
+            nodes: Some(UCI_PROOF_NODES),
+            time: Some(Duration::from_millis(ms)),
+            hash_mb: 16,
+            shortest: true,
+        };
+        let stop = AtomicBool::new(false);
+        let Ok(report) = solve(&pos, &budget, &stop) else {
+            return false;
+        };
+        let MateResult::Mate(pv) = &report.result else {
+            return false;
+        };
+        if pv.is_empty() || pv.len() > 2 * n as usize - 1 {
+            return false;
+        }
+        let gen = self.begin(false, false);
+        let texts = pv_texts(&pos, pv);
+        let ms = report.elapsed.as_millis() as u64;
+        self.out.lines(&[
+            "info string mate proven by the df-pn solver (checks only)".to_string(),
+            format!(
+                "info depth {len} seldepth {len} multipv 1 score mate {} nodes {} nps {} time {ms} hashfull {} pv {}",
+                pv.len().div_ceil(2),
+                report.nodes,
+                report.nodes * 1000 / ms.max(1),
+                report.hashfull.min(1000),
+                texts.join(" "),
+                len = pv.len(),
+            ),
+        ]);
+        let line = bestmove_line(&texts[0], texts.get(1).map(String::as_str));
+        self.slot.lock().finish(gen, line, &self.out);
+        true
     }
 
     /// USI `go mate`: the df-pn solver on the current position. Never held: the answer goes out

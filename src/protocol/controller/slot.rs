@@ -71,7 +71,11 @@ impl<F: Flavour> Controller<F> {
         self.settle_previous_search()?;
         match req {
             GoRequest::Perft(d) => return self.perft(d),
-            GoRequest::Search(limits) => self.start_search(limits),
+            GoRequest::Search(limits) => {
+                if !self.mate_by_proof(&limits) {
+                    self.start_search(limits)
+                }
+            }
             GoRequest::Mate(ms) => self.start_mate(ms),
         }
         Ok(())

@@ -1,6 +1,6 @@
 //! The Shogi Zukou set (`data/tsume/zukou.tsv`, see `data/tsume/README.md`): every problem reads
 //! as a mate problem, and every main line replays legally with a check on every attacker move and
-//! the stated length; lines marked verified end in mate. (Solving them is `examples/mate_suite.rs`:
+//! the stated length; lines marked verified end in mate. (Solving them is `kishi mate data/tsume/zukou.tsv`:
 //! too slow for the default test run.)
 
 use kishi::game::Game;

@@ -672,6 +672,9 @@ fn fuzz<G: Game>(d: &Dialect, seed: u64) {
     }
     // The test's model of the engine's position.
     let mut expected = G::startpos();
+    // A rejected `position` changes nothing, except that USI `go mate` then refuses to answer for
+    // the earlier position (an error line and `checkmate timeout`) until a position is accepted.
+    let mut position_rejected = false;
     let mut counts = [0usize; 4]; // valid, invalid, searches, position checks
     let legal_bestmove = |pos: &G, line: &str| -> bool {
         let mv = line.split_whitespace().nth(1).unwrap_or("");
@@ -697,6 +700,9 @@ fn fuzz<G: Game>(d: &Dialect, seed: u64) {
                     }
                     Label::Invalid => {
                         counts[1] += 1;
+                        if line.split_whitespace().next() == Some("position") {
+                            position_rejected = true;
+                        }
                         assert_eq!(errs, 1, "line {i} {sent:?} gave {out:?}");
                         assert_eq!(out.len(), 1, "line {i} {sent:?} gave {out:?}");
                     }
@@ -709,6 +715,7 @@ fn fuzz<G: Game>(d: &Dialect, seed: u64) {
                 let out = s.sync();
                 assert!(out.is_empty(), "line {i} {sent:?} gave {out:?}");
                 expected = G::from_text(&text).expect("the model's position is valid");
+                position_rejected = false;
             }
             Gen::Go(line, needs_stop) => {
                 counts[2] += 1;
@@ -725,7 +732,11 @@ fn fuzz<G: Game>(d: &Dialect, seed: u64) {
                 let mut early = Vec::new();
                 if needs_stop {
                     early = s.sync();
-                    assert!(errors(&early).is_empty(), "line {i} {sent:?}: {early:?}");
+                    // (checked with the answer below when `go mate` refuses a rejected position)
+                    assert!(
+                        (mate && position_rejected) || errors(&early).is_empty(),
+                        "line {i} {sent:?}: {early:?}"
+                    );
                     // A search that is not held (no ponder/infinite) may have ended already, e.g.
                     // with no legal move; then its answer is among these lines.
                     if !early.iter().any(|l| is_answer(l)) {
@@ -744,8 +755,13 @@ fn fuzz<G: Game>(d: &Dialect, seed: u64) {
                 } else {
                     s.until("the answer", is_answer)
                 };
-                assert!(errors(&out).is_empty(), "line {i} {sent:?}: {out:?}");
                 let last = out.last().expect("an answer");
+                if mate && position_rejected {
+                    assert_eq!(errors(&out).len(), 1, "line {i} {sent:?}: {out:?}");
+                    assert_eq!(last, "checkmate timeout", "line {i} {sent:?}: {out:?}");
+                } else {
+                    assert!(errors(&out).is_empty(), "line {i} {sent:?}: {out:?}");
+                }
                 if !mate {
                     assert!(legal_bestmove(&expected, last), "line {i} {sent:?}: {last}");
                 }

@@ -2,6 +2,7 @@
 
 pub mod eval;
 pub mod features;
+pub mod mate;
 pub mod position;
 pub mod records;
 pub mod see;

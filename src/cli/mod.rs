@@ -1,4 +1,4 @@
-//! Command-line subcommands of the `kishi` binary (`perft`, `bench`, `learn`, `weights`), and the
+//! Command-line subcommands of the `kishi` binary (`perft`, `bench`, `learn`, `weights`, `mate`), and the
 //! protocol loop when no subcommand is given. clap reads the command line (help, version and
 //! errors with usage come from it); `learn` and `weights` take the rest of the words and parse them
 //! with their own parsers (`learn`'s is the clap parser the console shares). Errors go to stderr
@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod learn;
+pub mod mate;
 pub mod perft;
 pub mod rules_dump;
 pub mod weights;
@@ -65,6 +66,26 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Mate solver on a file of problems (TSV with an sfen column, or SFEN/FEN lines)
+    Mate {
+        /// the problem file
+        file: std::path::PathBuf,
+        /// time limit per problem in ms [default: 1000 unless --nodes is given]
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        time_ms: Option<u64>,
+        /// node limit per problem
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// proof / disproof table size in MiB
+        #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+        hash_mb: u64,
+        /// write the result lines to this file (atomically) instead of stdout
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// only the problems with these ids (comma-separated)
+        #[arg(long, value_delimiter = ',')]
+        ids: Vec<String>,
+    },
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
     RulesDump { game: GameName },
@@ -96,6 +117,21 @@ pub fn run(args: &[String]) -> i32 {
         }) => bench::run(game, depth, threads as usize, hash_mb as usize),
         Some(Command::Learn { args }) => learn::run(&args),
         Some(Command::Weights { args }) => weights::run(&args),
+        Some(Command::Mate {
+            file,
+            time_ms,
+            nodes,
+            hash_mb,
+            out,
+            ids,
+        }) => mate::run(&mate::MateArgs {
+            file,
+            time_ms,
+            nodes,
+            hash_mb: hash_mb as usize,
+            out,
+            ids,
+        }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
     }
 }

@@ -70,8 +70,17 @@ pub struct Solver<'a, G: MateGame> {
     pub(crate) path: Vec<u64>,
     /// Plies allowed from the root (the shortest-mate re-search bounds it).
     max_ply: u32,
+    /// Called about once a second with the statistics so far (a GUI's `info` lines).
+    progress: Option<&'a mut ProgressFn<'a>>,
+    next_report: Duration,
     _game: std::marker::PhantomData<G>,
 }
+
+/// A progress callback: called on the solver thread, so it must be `Send`.
+pub type ProgressFn<'a> = dyn FnMut(&super::MateProgress) + Send + 'a;
+
+/// Interval between progress reports.
+const REPORT_EVERY: Duration = Duration::from_secs(1);
 
 fn saturating_sum(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(INF)
@@ -90,7 +99,38 @@ impl<'a, G: MateGame> Solver<'a, G> {
             aborted: false,
             path: Vec::with_capacity(256),
             max_ply: MAX_PLY,
+            progress: None,
+            next_report: REPORT_EVERY,
             _game: std::marker::PhantomData,
+        }
+    }
+
+    pub fn set_progress(&mut self, progress: &'a mut ProgressFn<'a>) {
+        self.progress = Some(progress);
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> super::MateProgress {
+        super::MateProgress {
+            nodes: self.nodes,
+            elapsed: self.start.elapsed(),
+            hashfull: self.table.hashfull(),
+        }
+    }
+
+    /// Reports progress when the interval has passed (checked with the budget, every 1024 nodes).
+    fn maybe_report(&mut self) {
+        if self.progress.is_none() {
+            return;
+        }
+        let elapsed = self.start.elapsed();
+        if elapsed < self.next_report {
+            return;
+        }
+        self.next_report = elapsed + REPORT_EVERY;
+        let stats = self.stats();
+        if let Some(f) = self.progress.as_mut() {
+            f(&stats);
         }
     }
 
@@ -237,8 +277,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
         let or = ply.is_multiple_of(2);
         let start_nodes = self.nodes;
         self.nodes += 1;
-        if self.nodes & 1023 == 0 && self.out_of_budget() {
-            self.aborted = true;
+        if self.nodes & 1023 == 0 {
+            if self.out_of_budget() {
+                self.aborted = true;
+            }
+            self.maybe_report();
         }
         let key = pos.board_key();
         let hand = pos.hand(self.attacker);

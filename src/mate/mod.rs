@@ -111,6 +111,15 @@ pub struct MateReport<M> {
     pub shortest_proven: bool,
 }
 
+/// Statistics of a running solve, for progress reports.
+#[derive(Debug, Clone, Copy)]
+pub struct MateProgress {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Proof / disproof table use in per mille.
+    pub hashfull: usize,
+}
+
 /// Solves `pos` (the attacker to move). Errors when the position is not a mate problem; never
 /// claims `NoMate` for such a position. `stop` ends the search at once (the answer is then
 /// `Unknown` unless already established).
@@ -119,6 +128,17 @@ pub fn solve<G: MateGame>(
     limits: &MateLimits,
     stop: &AtomicBool,
 ) -> Result<MateReport<G::Move>, RulesError> {
+    solve_with_progress(pos, limits, stop, &mut |_: &MateProgress| {})
+}
+
+/// [`solve`] with a callback that receives the statistics about once a second (on the solver's
+/// thread), for the `info` lines a GUI shows while a long problem is solved.
+pub fn solve_with_progress<G: MateGame>(
+    pos: &G,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: &mut (dyn FnMut(&MateProgress) + Send),
+) -> Result<MateReport<G::Move>, RulesError> {
     pos.validate_problem()?;
     // df-pn recurses once per ply and long problems run to hundreds of plies (and the search
     // may wander deeper): run it on a thread with a large stack.
@@ -126,7 +146,7 @@ pub fn solve<G: MateGame>(
         std::thread::Builder::new()
             .name("mate".into())
             .stack_size(SOLVER_STACK)
-            .spawn_scoped(s, || run(pos, limits, stop))
+            .spawn_scoped(s, || run(pos, limits, stop, progress))
             .map_err(|e| RulesError::new(format!("cannot start the mate solver thread: {e}")))?
             .join()
             .map_err(|_| RulesError::new("the mate solver panicked"))
@@ -136,9 +156,15 @@ pub fn solve<G: MateGame>(
 /// Stack of the solver thread (reserved address space; only what is used is committed).
 const SOLVER_STACK: usize = 512 << 20;
 
-fn run<G: MateGame>(pos: &G, limits: &MateLimits, stop: &AtomicBool) -> MateReport<G::Move> {
+fn run<'a, G: MateGame>(
+    pos: &G,
+    limits: &MateLimits,
+    stop: &'a AtomicBool,
+    progress: &'a mut (dyn FnMut(&MateProgress) + Send),
+) -> MateReport<G::Move> {
     let start = Instant::now();
     let mut solver = dfpn::Solver::new(pos, limits, stop, start);
+    solver.set_progress(progress);
     let outcome = solver.solve_root(pos);
     let (result, shortest_proven) = match outcome {
         dfpn::RootOutcome::Proven => {

@@ -12,16 +12,19 @@
 //! result that arrives early is parked there and released by the command that allows it.
 //!
 //! Files: this one holds the controller's state, the command dispatch, `isready` (the engine and
-//! EvalFile) and `position`; `controller/slot.rs` the go/stop/answer slot, `controller/console.rs`
+//! EvalFile) and `position`; `controller/slot.rs` the go/stop/answer slot, `controller/mate.rs`
+//! USI `go mate` (the df-pn solver), `controller/console.rs`
 //! the console commands (`d`, `eval`, `perft`, `bench`, `learn`, `help`), `controller/settings.rs`
 //! option handling.
 
 mod console;
+mod mate;
 mod settings;
 mod slot;
 
 pub use console::board_diagram;
 use console::help_lines;
+pub use mate::DEFAULT_MATE_HASH_MB;
 pub use settings::{entering_king_rule, rule_options, time_options};
 use slot::Slot;
 
@@ -33,7 +36,8 @@ use super::info::Out;
 use super::options::{Options, Spec};
 use super::tokenizer::{printable, Tokens};
 use crate::eval::GameEval;
-use crate::game::{Game, GameHistory};
+use crate::game::{Game, GameHistory, RulesError};
+use crate::mate::MateGame;
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -55,7 +59,7 @@ pub enum GoRequest<M> {
 
 /// A game and protocol pairing: everything the shared controller needs to know about a dialect.
 pub trait Flavour: Sized + 'static {
-    type G: GameEval;
+    type G: GameEval + MateGame;
     /// USI (mate distances in plies, `resign`/`win`, `sfen`) or UCI.
     const USI: bool;
     /// Keyword before a position text in `position`: `sfen` or `fen`.
@@ -64,6 +68,11 @@ pub trait Flavour: Sized + 'static {
     const NO_MOVE: &'static str;
 
     fn option_specs() -> Vec<Spec>;
+    /// A position text the game rejects but `go mate` can solve (a tsume without the attacker's
+    /// king); `None` when the text is not one.
+    fn mate_problem(_text: &str) -> Option<Result<Self::G, RulesError>> {
+        None
+    }
     /// Reads the words of a `go` line after `go`.
     fn parse_go(
         ctrl: &Controller<Self>,
@@ -97,6 +106,13 @@ pub struct Controller<F: Flavour> {
     applied_threads_hash: (usize, usize),
     clear_hash_pending: bool,
     slot: Arc<Mutex<Slot>>,
+    /// The running `go mate` solve.
+    mate_job: mate::MateJob,
+    /// The position is a mate problem without the attacker's king: only `go mate` may use it.
+    mate_only: bool,
+    /// Why the last `position` was rejected: `go mate` must not answer for the earlier position
+    /// as if it were the one the GUI sent.
+    position_error: Option<String>,
     pub debug: bool,
 }
 
@@ -114,6 +130,9 @@ impl<F: Flavour> Controller<F> {
             clear_hash_pending: false,
             options,
             slot: Arc::new(Mutex::new(Slot::default())),
+            mate_job: mate::MateJob::default(),
+            mate_only: false,
+            position_error: None,
             debug: false,
         }
     }
@@ -161,9 +180,14 @@ impl<F: Flavour> Controller<F> {
                 self.isready();
             }
             "setoption" => self.setoption(t)?,
-            "position" => self.set_position(t)?,
+            "position" => {
+                let r = self.set_position(t);
+                self.position_error = r.as_ref().err().cloned();
+                r?
+            }
             "go" => {
                 let req = F::parse_go(self, t)?;
+                self.check_playable(Some(&req))?;
                 self.go(req)?;
             }
             "stop" => {
@@ -185,6 +209,7 @@ impl<F: Flavour> Controller<F> {
             }
             "eval" => {
                 no_args(t)?;
+                self.check_playable(None)?;
                 self.show_eval()?;
             }
             "bench" => {
@@ -313,14 +338,23 @@ impl<F: Flavour> Controller<F> {
     /// `position startpos|<kw> <text> [moves m1 m2 …]`. The new history is built aside and only
     /// replaces the old one when every move is legal.
     fn set_position(&mut self, t: &mut Tokens) -> Result<(), String> {
-        let start = match t.next() {
-            Some("startpos") => F::G::startpos(),
+        let (start, mate_only) = match t.next() {
+            Some("startpos") => (F::G::startpos(), false),
             Some(kw) if kw == F::POSITION_KEYWORD => {
                 let words = t.until(&["moves"]);
                 if words.is_empty() {
                     return Err(format!("'{kw}' needs a position"));
                 }
-                F::G::from_text(&words.join(" ")).map_err(|e| e.to_string())?
+                let text = words.join(" ");
+                match F::G::from_text(&text) {
+                    Ok(p) => (p, false),
+                    // Not a game position, but maybe a tsume (then the tsume's own error, if it
+                    // is not one either, says less than the game's).
+                    Err(e) => match F::mate_problem(&text) {
+                        Some(Ok(p)) => (p, true),
+                        _ => return Err(e.to_string()),
+                    },
+                }
             }
             Some(other) => {
                 return Err(format!(
@@ -342,6 +376,7 @@ impl<F: Flavour> Controller<F> {
             history.push(mv);
         }
         self.history = history;
+        self.mate_only = mate_only;
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ use super::controller::{
 use super::engine::{Limits, SearchConfig};
 use super::options::{Kind, Options, Spec};
 use super::tokenizer::{parse_number, parse_time_ms, Tokens};
-use crate::game::{Game, MAX_PLY};
+use crate::game::{Game, RulesError, MAX_PLY};
 use crate::shogi::ShogiPos;
 
 pub struct Usi;
@@ -70,6 +70,13 @@ impl Flavour for Usi {
             spin("ResignValue", 99_999, 0, 99_999),
             spin("DepthLimit", 0, 0, MAX_PLY as i64),
             spin("NodesLimit", 0, 0, i64::MAX),
+            // The `go mate` solver's table (MiB); see controller/mate.rs for why not USI_Hash.
+            spin(
+                "MateHash",
+                super::controller::DEFAULT_MATE_HASH_MB,
+                1,
+                32_768,
+            ),
         ];
         super::tune::add_specs::<ShogiPos>(&mut specs);
         specs
@@ -116,6 +123,16 @@ impl Flavour for Usi {
         }
         limits.clock = clock(time, inc, byoyomi, None);
         Ok(GoRequest::Search(limits))
+    }
+
+    fn mate_problem(text: &str) -> Option<Result<ShogiPos, RulesError>> {
+        // Only the tsume convention's case: the board has no sente king (the game reader wants
+        // both kings). Anything else the game reader rejected stays rejected.
+        let board = text.split_whitespace().next()?;
+        if board.contains('K') {
+            return None;
+        }
+        Some(crate::shogi::mate::parse_problem(text))
     }
 
     fn search_config(options: &Options) -> SearchConfig {

@@ -6,10 +6,9 @@
 use super::super::engine::{Info, Limits, SearchOutcome};
 use super::super::info::{bestmove_line, info_line, Out};
 use super::{entering_king_rule, is_generated, legal_move, Controller, Flavour, GoRequest};
-use crate::game::{Game, MATE_BOUND, MAX_PLY};
+use crate::game::Game;
 use parking_lot::Mutex;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The result of the running search, and whether it may be sent yet.
 ///
@@ -72,7 +71,11 @@ impl<F: Flavour> Controller<F> {
         self.settle_previous_search()?;
         match req {
             GoRequest::Perft(d) => return self.perft(d),
-            GoRequest::Search(limits) => self.start_search(limits),
+            GoRequest::Search(limits) => {
+                if !self.mate_by_proof(&limits) {
+                    self.start_search(limits)
+                }
+            }
             GoRequest::Mate(ms) => self.start_mate(ms),
         }
         Ok(())
@@ -90,6 +93,7 @@ impl<F: Flavour> Controller<F> {
         if let Some(e) = self.engine.as_mut() {
             e.wait();
         }
+        self.mate_job.wait();
         let mut s = self.slot.lock();
         s.active = false;
         s.pending = None;
@@ -172,63 +176,11 @@ impl<F: Flavour> Controller<F> {
         self.prepare("go").start(history, limits, on_info, on_done);
     }
 
-    /// USI `go mate`: a normal search with a mate target; a positive mate score is the answer.
-    pub(super) fn start_mate(&mut self, ms: Option<u64>) {
-        let pos = self.history.current().clone();
-        // Never held: `go mate` is answered as soon as the search settles it, infinite or not.
-        let gen = self.begin(false, false);
-        let mut moves = Vec::new();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.slot
-                .lock()
-                .finish(gen, "checkmate nomate".into(), &self.out);
-            return;
-        }
-        let limits = Limits {
-            movetime_ms: ms,
-            // Without a time the search runs until it proves a mate, exhausts its depth or is
-            // stopped; `infinite` would make the engine wait for `stop` even after a mate.
-            infinite: false,
-            mate: Some(MAX_PLY as u32 / 2),
-            ..Limits::default()
-        };
-        let out = self.out.clone();
-        let slot = self.slot.clone();
-        let root = pos.clone();
-        let started = Instant::now();
-        let on_done = Box::new(move |o: SearchOutcome<<F::G as Game>::Move>| {
-            let line = if o.score >= MATE_BOUND && !o.pv.is_empty() {
-                let mut p = root.clone();
-                let mut texts = Vec::new();
-                for &m in &o.pv {
-                    if !is_generated(&p, m) {
-                        break;
-                    }
-                    texts.push(p.move_text(m));
-                    p = p.play(m);
-                }
-                format!("checkmate {}", texts.join(" "))
-            } else if slot.lock().stop_requested
-                || ms.is_some_and(|ms| started.elapsed().as_millis() as u64 >= ms * 9 / 10)
-            {
-                "checkmate timeout".to_string()
-            } else {
-                "checkmate nomate".to_string()
-            };
-            slot.lock().finish(gen, line, &out);
-        });
-        // No early answer for `go mate`: its answer is `checkmate …`, known only at the end.
-        let on_info =
-            info_callback::<F>(self.out.clone(), self.slot.clone(), gen, pos.clone(), None);
-        let history = self.history.clone();
-        self.prepare("go").start(history, limits, on_info, on_done);
-    }
-
     pub(super) fn stop(&mut self) {
         if let Some(e) = &self.engine {
             e.stop();
         }
+        self.mate_job.stop();
         let mut s = self.slot.lock();
         s.stop_requested = true;
         s.hold_ponder = false;
@@ -255,6 +207,7 @@ impl<F: Flavour> Controller<F> {
         if let Some(e) = self.engine.as_mut() {
             e.wait();
         }
+        self.mate_job.wait();
         let mut s = self.slot.lock();
         s.active = false;
         s.pending = None;

@@ -1,0 +1,249 @@
+//! USI `go mate <ms>|infinite` with the df-pn solver (`crate::mate`), answered with
+//! `checkmate <moves>`, `checkmate nomate` (only when the solver proved there is no mate) or
+//! `checkmate timeout` (out of time, stopped, or the answer could not be established).
+//!
+//! The solver runs on its own thread (not the engine's: it needs neither the evaluation nor the
+//! search's hash table), with its own table sized by the `MateHash` option (MiB). It is a separate
+//! option rather than `USI_Hash` because the play search's table stays allocated while the mate
+//! table exists: one number for both would double the memory a GUI asked for, and tsume users
+//! want a large mate table without a large play table.
+//!
+//! `stop` sets the solver's stop flag, which it reads every 1024 nodes, so the answer (the mate
+//! if the proof and its PV are already complete, else `checkmate timeout`) comes in milliseconds.
+//! A position that is not a mate problem (no king for the side not to move, that side in check, or
+//! the last `position` was rejected) gets `info string error: …` and `checkmate timeout`: the
+//! USI answers have no "error", `nomate` would be a false claim, and YaneuraOu's mate engines
+//! answer such positions with `timeout` / their unknown answer too.
+//!
+//! UCI `go mate N` (chess) first asks the same solver, briefly and on the protocol thread (at most
+//! `UCI_PROOF_NODES` nodes / `UCI_PROOF_MS`), for a mate of checks only within N moves; a proof is
+//! answered at once with `info … score mate M … pv …` and `bestmove`. Chess mates often need quiet
+//! moves, which a checks-only solver cannot see, so without a proof the alpha-beta search with its
+//! mate target runs as before.
+
+use super::super::engine::Limits;
+use super::super::info::{bestmove_line, Out};
+use super::slot::Slot;
+use super::{Controller, Flavour, GoRequest};
+use crate::game::Game;
+use crate::mate::{solve, solve_with_progress, MateGame, MateLimits, MateProgress, MateResult};
+use crate::protocol::tokenizer::printable;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Mate table size when the option is absent (MiB).
+pub const DEFAULT_MATE_HASH_MB: i64 = 256;
+
+/// Budget of the checks-only proof tried before a UCI `go mate N` search.
+const UCI_PROOF_NODES: u64 = 200_000;
+const UCI_PROOF_MS: u64 = 300;
+
+/// The running `go mate`, if any: its stop flag and its thread.
+#[derive(Default)]
+pub(super) struct MateJob {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl MateJob {
+    /// Asks the running solve to end (it answers at its next budget check).
+    pub(super) fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Waits for the running solve's thread (after `stop` it ends within milliseconds).
+    pub(super) fn wait(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// One `info` line of the solver's progress (the fields GUIs show for a tsume search).
+fn progress_line(p: &MateProgress) -> String {
+    let ms = p.elapsed.as_millis() as u64;
+    let nps = p.nodes * 1000 / ms.max(1);
+    format!(
+        "info time {ms} nodes {} nps {nps} hashfull {}",
+        p.nodes,
+        p.hashfull.min(1000)
+    )
+}
+
+impl<F: Flavour> Controller<F> {
+    /// Rejects what only `go mate` can do with a mate problem read without the attacker's king
+    /// (the play search and the evaluation need both kings).
+    pub(super) fn check_playable(
+        &self,
+        req: Option<&GoRequest<<F::G as Game>::Move>>,
+    ) -> Result<(), String> {
+        if self.mate_only && !matches!(req, Some(GoRequest::Mate(_)) | Some(GoRequest::Perft(_))) {
+            return Err(
+                "the position is a mate problem without the attacker's king: only 'go mate' (or perft) can use it"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// UCI `go mate N`: answers at once when the df-pn solver proves a mate of checks only within
+    /// N moves (within a small budget); false when the search must run instead.
+    pub(super) fn mate_by_proof(&mut self, limits: &Limits<<F::G as Game>::Move>) -> bool {
+        let Some(n) = limits.mate else {
+            return false;
+        };
+        // ponder / infinite hold the answer and searchmoves restricts it: leave those to the search.
+        if F::USI || limits.ponder || limits.infinite || !limits.searchmoves.is_empty() {
+            return false;
+        }
+        let pos = self.history.current().clone();
+        if pos.validate_problem().is_err() {
+            return false;
+        }
+        let ms = limits
+            .movetime_ms
+            .map_or(UCI_PROOF_MS, |m| (m / 2).min(UCI_PROOF_MS));
+        let budget = MateLimits {
+            nodes: Some(UCI_PROOF_NODES),
+            time: Some(Duration::from_millis(ms)),
+            hash_mb: 16,
+            shortest: true,
+        };
+        let stop = AtomicBool::new(false);
+        let Ok(report) = solve(&pos, &budget, &stop) else {
+            return false;
+        };
+        let MateResult::Mate(pv) = &report.result else {
+            return false;
+        };
+        if pv.is_empty() || pv.len() > 2 * n as usize - 1 {
+            return false;
+        }
+        let gen = self.begin(false, false);
+        let texts = pv_texts(&pos, pv);
+        let ms = report.elapsed.as_millis() as u64;
+        self.out.lines(&[
+            "info string mate proven by the df-pn solver (checks only)".to_string(),
+            format!(
+                "info depth {len} seldepth {len} multipv 1 score mate {} nodes {} nps {} time {ms} hashfull {} pv {}",
+                pv.len().div_ceil(2),
+                report.nodes,
+                report.nodes * 1000 / ms.max(1),
+                report.hashfull.min(1000),
+                texts.join(" "),
+                len = pv.len(),
+            ),
+        ]);
+        let line = bestmove_line(&texts[0], texts.get(1).map(String::as_str));
+        self.slot.lock().finish(gen, line, &self.out);
+        true
+    }
+
+    /// USI `go mate`: the df-pn solver on the current position. Never held: the answer goes out
+    /// as soon as it is known, `infinite` or not (as YaneuraOu does).
+    pub(super) fn start_mate(&mut self, ms: Option<u64>) {
+        let gen = self.begin(false, false);
+        let answer =
+            |slot: &Mutex<Slot>, out: &Out, line: String| slot.lock().finish(gen, line, out);
+        if let Some(e) = &self.position_error {
+            self.out.line(&format!(
+                "info string error: no mate search: the last 'position' was rejected ({})",
+                printable(e)
+            ));
+            answer(&self.slot, &self.out, "checkmate timeout".into());
+            return;
+        }
+        let pos = self.history.current().clone();
+        if let Err(e) = pos.validate_problem() {
+            self.out.line(&format!(
+                "info string error: no mate search: {}",
+                printable(&e.to_string())
+            ));
+            answer(&self.slot, &self.out, "checkmate timeout".into());
+            return;
+        }
+        let mb = match self.options.int("MateHash") {
+            n if n > 0 => n,
+            _ => DEFAULT_MATE_HASH_MB,
+        };
+        let limits = MateLimits {
+            nodes: None,
+            time: ms.map(Duration::from_millis),
+            hash_mb: mb as usize,
+            shortest: true,
+        };
+        self.mate_job.wait(); // a previous solve was stopped already (settle_previous_search)
+        let stop = Arc::new(AtomicBool::new(false));
+        self.mate_job.stop = stop.clone();
+        let out = self.out.clone();
+        let slot = self.slot.clone();
+        let spawned = std::thread::Builder::new()
+            .name("mate-driver".into())
+            .spawn(move || {
+                let mut progress = |p: &MateProgress| {
+                    let s = slot.lock();
+                    if s.current(gen) {
+                        out.line(&progress_line(p));
+                    }
+                };
+                let line = match solve_with_progress(&pos, &limits, &stop, &mut progress) {
+                    Err(e) => {
+                        out.line(&format!(
+                            "info string error: no mate search: {}",
+                            printable(&e.to_string())
+                        ));
+                        "checkmate timeout".to_string()
+                    }
+                    Ok(report) => {
+                        let stats = MateProgress {
+                            nodes: report.nodes,
+                            elapsed: report.elapsed,
+                            hashfull: report.hashfull,
+                        };
+                        let mut info = progress_line(&stats);
+                        let line = match &report.result {
+                            MateResult::Mate(pv) => {
+                                let texts = pv_texts(&pos, pv);
+                                info.push_str(&format!(
+                                    " score mate {} pv {}",
+                                    pv.len(),
+                                    texts.join(" ")
+                                ));
+                                format!("checkmate {}", texts.join(" "))
+                            }
+                            MateResult::NoMate => "checkmate nomate".to_string(),
+                            MateResult::Unknown => "checkmate timeout".to_string(),
+                        };
+                        if slot.lock().current(gen) {
+                            out.line(&info);
+                        }
+                        line
+                    }
+                };
+                slot.lock().finish(gen, line, &out);
+            });
+        match spawned {
+            Ok(h) => self.mate_job.handle = Some(h),
+            Err(e) => {
+                self.out.line(&format!(
+                    "info string error: cannot start the mate solver: {e}"
+                ));
+                answer(&self.slot, &self.out, "checkmate timeout".into());
+            }
+        }
+    }
+}
+
+/// The move texts of a PV, each from the position before it.
+fn pv_texts<G: MateGame>(root: &G, pv: &[G::Move]) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut texts = Vec::with_capacity(pv.len());
+    for &m in pv {
+        texts.push(pos.move_text(m));
+        pos = pos.play(m);
+    }
+    texts
+}

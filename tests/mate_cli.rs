@@ -1,0 +1,141 @@
+//! `kishi mate FILE`: the shared tsume set solved with the stated lengths; plain SFEN / FEN lines
+//! with a bad line reported and counted (exit 0); `--out` written with the header and one line per
+//! problem; `--ids` selects; an unreadable or empty file is an error with a non-zero exit.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn kishi(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args(args)
+        .output()
+        .expect("run kishi")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn temp(name: &str, body: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kishi-mate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, body).expect("write temp file");
+    p
+}
+
+/// The result rows (`id result plies expected …`) of an output, without header and summary.
+fn rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("id\t"))
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect()
+}
+
+#[test]
+fn the_shared_tsume_set_is_solved_with_the_stated_lengths() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/suites/tsume_miniosl.tsv"
+    );
+    let o = kishi(&["mate", path, "--nodes", "2000000", "--hash-mb", "16"]);
+    assert!(o.status.success(), "{o:?}");
+    let text = stdout(&o);
+    assert!(text.starts_with("id\tresult\tplies\texpected\tnodes\tms\thashfull\tpv\n"));
+    let rows = rows(&text);
+    assert!(rows.len() >= 30, "{text}");
+    for r in &rows {
+        assert_eq!(r[1], "mate", "{r:?}");
+        assert_eq!(r[2], r[3], "found vs stated length: {r:?}");
+        assert_eq!(r[7].split_whitespace().count().to_string(), r[2], "{r:?}");
+    }
+    let n = rows.len();
+    assert!(
+        text.contains(&format!(
+            "# problems {n}: mate {n} nomate 0 unknown 0 error 0"
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!(
+        "# mate length equal to the stated one: {n} of {n}"
+    )));
+}
+
+#[test]
+fn plain_lines_with_a_bad_line_are_reported_and_counted() {
+    let file = temp(
+        "plain.txt",
+        "# a comment\n\
+         8k/9/8P/9/9/9/9/9/9 b G 1\n\
+         not a position\n\
+         \n\
+         sfen 7nk/9/7S1/9/9/9/9/9/4K4 b P 1\n\
+         6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\n",
+    );
+    let o = kishi(&[
+        "mate",
+        file.to_str().expect("utf-8 path"),
+        "--nodes",
+        "100000",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let text = stdout(&o);
+    let rows = rows(&text);
+    let ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(ids, ["2", "3", "5", "6"], "{text}");
+    assert_eq!(rows[0][1..3], ["mate", "1"], "{text}");
+    assert_eq!(rows[0][7], "G*1b");
+    assert!(rows[1][1].starts_with("error: "), "{text}");
+    // Only P*1b would mate, and a pawn-drop mate is illegal.
+    assert_eq!(rows[2][1], "nomate", "{text}");
+    // Chess: the rook's back-rank mate.
+    assert_eq!(rows[3][1..3], ["mate", "1"], "{text}");
+    assert_eq!(rows[3][7], "a1a8");
+    assert!(
+        text.contains("# problems 4: mate 2 nomate 1 unknown 0 error 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn out_file_and_ids() {
+    let zukou = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tsume/zukou.tsv");
+    let out = temp("out.tsv", "");
+    std::fs::remove_file(&out).expect("remove");
+    let o = kishi(&[
+        "mate",
+        zukou,
+        "--ids",
+        "002,100",
+        "--time-ms",
+        "200",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    // stdout has only the summary.
+    let text = stdout(&o);
+    assert!(text.lines().all(|l| l.starts_with("# ")), "{text}");
+    assert!(text.contains("# problems 2: "), "{text}");
+    let written = std::fs::read_to_string(&out).expect("the --out file");
+    assert!(written.starts_with("id\tresult"), "{written}");
+    let rows = rows(&written);
+    assert_eq!(rows.len(), 2, "{written}");
+    assert_eq!((rows[0][0].as_str(), rows[0][3].as_str()), ("002", "21"));
+    // 611 plies in 200 ms: not solved, and never claimed to have no mate.
+    assert_eq!(rows[1][0], "100");
+    assert_eq!(rows[1][1], "unknown", "{written}");
+}
+
+#[test]
+fn unreadable_or_empty_files_are_errors() {
+    let o = kishi(&["mate", "/nonexistent/problems.tsv"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+    let empty = temp("empty.txt", "# nothing\n\n");
+    let o = kishi(&["mate", empty.to_str().expect("utf-8 path")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no problems"));
+    let o = kishi(&["mate", empty.to_str().expect("utf-8 path"), "--nodes", "0"]);
+    assert_eq!(o.status.code(), Some(2), "clap rejects a zero node limit");
+}

@@ -38,7 +38,8 @@ impl Flavour for Usi {
 
     fn option_specs() -> Vec<Spec> {
         let mut specs = vec![
-            spin("USI_Hash", 64, 1, 32_768),
+            // The maximum is the machine's memory (see `memory`).
+            spin("USI_Hash", 64, 1, super::memory::max_hash_mb()),
             Spec {
                 name: "USI_Ponder",
                 kind: Kind::Check(false),

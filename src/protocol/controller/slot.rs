@@ -3,7 +3,7 @@
 //! until `ponderhit`/`stop`; every `go` opens a new generation, so a search still winding down
 //! never answers a later one).
 
-use super::super::engine::{Info, Limits, SearchOutcome};
+use super::super::engine::{Clock, Info, Limits, SearchOutcome};
 use super::super::info::{bestmove_line, info_line, Out};
 use super::{entering_king_rule, is_generated, legal_move, Controller, Flavour, GoRequest};
 use crate::game::{Game, MATE_BOUND, MAX_PLY};
@@ -30,6 +30,9 @@ pub(super) struct Slot {
     pub(super) early: Option<String>,
     /// After `gameover`/`quit` nobody wants the result.
     pub(super) discard: bool,
+    /// The search has written an `info` line (a first iteration is done): `quit` waits for this
+    /// before it stops a search, so its answer is a searched move.
+    pub(super) reported: bool,
     pub(super) stop_requested: bool,
 }
 
@@ -239,9 +242,13 @@ impl<F: Flavour> Controller<F> {
         s.release(&self.out);
     }
 
-    pub(super) fn ponderhit(&mut self) {
+    /// `ponderhit`, with the clock when the GUI sent one (see `Engine::ponderhit_with_clock`).
+    pub(super) fn ponderhit(&mut self, clock: Option<Clock>) {
         if let Some(e) = &self.engine {
-            e.ponderhit();
+            match clock {
+                Some(c) => e.ponderhit_with_clock(&c, self.history.current().side_to_move()),
+                None => e.ponderhit(),
+            }
         }
         let mut s = self.slot.lock();
         s.hold_ponder = false;
@@ -258,10 +265,6 @@ impl<F: Flavour> Controller<F> {
         let mut s = self.slot.lock();
         s.active = false;
         s.pending = None;
-    }
-
-    pub fn quit(&mut self) {
-        self.game_over();
     }
 }
 
@@ -280,6 +283,7 @@ pub(super) fn info_callback<F: Flavour>(
             return; // answered already: a line now would belong to no search
         }
         out.line(&info_line(info, F::USI));
+        s.reported = true;
         if let Some(resign) = resign {
             // Only exact scores of the first line end an iteration; a fail-high's move is not
             // yet confirmed.

@@ -191,13 +191,19 @@ fn hash_sizes_above_the_advertised_maximum_are_refused() {
     }
 }
 
-/// Under an address-space limit (`ulimit -v`, 3 GB) a 6 GB table cannot be had: one error line
-/// names the size that failed and the size kept, at the first `isready` (no table yet: the
-/// default) and after one (the previous table), and a later `go` still answers a legal move.
+/// Under an address-space limit (`ulimit -v`) a table bigger than the limit cannot be had: one
+/// error line names the size that failed and the size kept, at the first `isready` (no table
+/// yet: the default) and after one (the previous table), and a later `go` still answers a legal
+/// move. The size is 6 GB, or the advertised maximum on a smaller machine; the limit is half.
 #[test]
 fn an_unallocatable_hash_is_one_error_and_the_engine_plays_on_with_its_old_table() {
-    let limited = "ulimit -v 3000000 && exec \"$KISHI\"";
     for (dialect, name, default) in [("usi", "USI_Hash", 64), ("uci", "Hash", 16)] {
+        let size = hash_max(dialect).min(6144);
+        let limited = format!(
+            "ulimit -v {} && exec \"$KISHI\"",
+            (size / 2).max(800) * 1024
+        );
+        let limited = limited.as_str();
         // First `isready`: no table yet, so the default size is kept.
         let input =
             format!("{dialect}\nsetoption name {name} value 6144\nisready\nisready\ngo depth 2\n");
@@ -206,18 +212,18 @@ fn an_unallocatable_hash_is_one_error_and_the_engine_plays_on_with_its_old_table
         let errs = errors(&lines);
         assert_eq!(errs.len(), 1, "reported once: {lines:?}");
         assert!(
-            errs[0].contains(&format!("{name} 6144 MB cannot be allocated"))
+            errs[0].contains(&format!("{name} {size} MB cannot be allocated"))
                 && errs[0].contains(&format!("keeping the {default} MB table")),
             "{errs:?}"
         );
         assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
 
-        // After a table exists: a 128 MB table, then 6144 fails and the 128 MB one stays; sending
+        // After a table exists: a 128 MB table, then `size` fails and the 128 MB one stays; sending
         // the size again tries (and reports) again.
         let input = format!(
             "{dialect}\nsetoption name {name} value 128\nisready\n\
-             setoption name {name} value 6144\nisready\nisready\n\
-             setoption name {name} value 6144\nisready\ngo depth 2\n"
+             setoption name {name} value {size}\nisready\nisready\n\
+             setoption name {name} value {size}\nisready\ngo depth 2\n"
         );
         let (code, lines) = sh(limited, &input);
         assert_eq!(code, 0, "{lines:?}");
@@ -320,4 +326,41 @@ fn option_lines_parse_the_way_shogihome_and_cutechess_read_them() {
     s.send("eval");
     let lines = s.until("eval", |l| l.starts_with("Evaluation"));
     assert!(lines.last().unwrap().contains("built-in"), "{lines:?}");
+}
+
+/// Audit: spin bounds a GUI reads as 32-bit integers (cutechess's `toInt` turns anything larger
+/// into 0) must fit in 32 bits, in both dialects.
+#[test]
+fn spin_bounds_fit_in_32_bits() {
+    for dialect in ["usi", "uci"] {
+        let (_, lines) = sh("exec \"$KISHI\"", &format!("{dialect}\nquit\n"));
+        for o in lines.iter().filter(|l| l.contains(" type spin ")) {
+            let w: Vec<&str> = o.split_whitespace().collect();
+            for key in ["default", "min", "max"] {
+                let i = w.iter().position(|x| *x == key).expect(o) + 1;
+                let v: i64 = w[i].parse().expect(o);
+                assert!(i32::try_from(v).is_ok(), "{o}");
+            }
+        }
+    }
+}
+
+/// Audit: a `ponderhit` clock is read for the side to move at the ponder search's root, even
+/// when the GUI has already sent the next `position` (here: the other side to move). With the
+/// clock of the wrong side (1 hour) the search would not stop by itself within the test.
+#[test]
+fn a_ponderhit_clock_is_read_for_the_side_of_the_ponder_search() {
+    let mut s = session("usi");
+    s.send("position startpos");
+    s.send("go ponder");
+    std::thread::sleep(Duration::from_millis(30));
+    s.send("position startpos moves 7g7f");
+    let start = Instant::now();
+    s.send("ponderhit btime 0 wtime 3600000 byoyomi 300");
+    s.bestmove();
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
 }

@@ -70,7 +70,9 @@ impl Flavour for Usi {
             // Resign when the score is at or below -ResignValue; 99999 never resigns.
             spin("ResignValue", 99_999, 0, 99_999),
             spin("DepthLimit", 0, 0, MAX_PLY as i64),
-            spin("NodesLimit", 0, 0, i64::MAX),
+            // Spin bounds stay within 32 bits: GUIs read them as 32-bit integers (Qt's toInt in
+            // cutechess-derived GUIs reads 2^63-1 as 0, leaving a range of 0..0).
+            spin("NodesLimit", 0, 0, i32::MAX as i64),
         ];
         super::tune::add_specs::<ShogiPos>(&mut specs);
         specs

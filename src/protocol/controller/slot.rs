@@ -6,7 +6,7 @@
 use super::super::engine::{Clock, Info, Limits, SearchOutcome};
 use super::super::info::{bestmove_line, info_line, Out};
 use super::{entering_king_rule, is_generated, legal_move, Controller, Flavour, GoRequest};
-use crate::game::{Game, MATE_BOUND, MAX_PLY};
+use crate::game::{Game, Side, MATE_BOUND, MAX_PLY};
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::time::Instant;
@@ -34,6 +34,9 @@ pub(super) struct Slot {
     /// before it stops a search, so its answer is a searched move.
     pub(super) reported: bool,
     pub(super) stop_requested: bool,
+    /// The side to move at the root of the running search (a `ponderhit` clock is read for it;
+    /// the GUI may already have sent the next `position`).
+    pub(super) root_side: Option<Side>,
 }
 
 impl Slot {
@@ -115,6 +118,7 @@ impl<F: Flavour> Controller<F> {
     pub(super) fn start_search(&mut self, mut limits: Limits<<F::G as Game>::Move>) {
         let pos = self.history.current().clone();
         let gen = self.begin(limits.ponder, limits.infinite);
+        self.slot.lock().root_side = Some(pos.side_to_move());
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -244,10 +248,11 @@ impl<F: Flavour> Controller<F> {
 
     /// `ponderhit`, with the clock when the GUI sent one (see `Engine::ponderhit_with_clock`).
     pub(super) fn ponderhit(&mut self, clock: Option<Clock>) {
+        let side = self.slot.lock().root_side;
         if let Some(e) = &self.engine {
-            match clock {
-                Some(c) => e.ponderhit_with_clock(&c, self.history.current().side_to_move()),
-                None => e.ponderhit(),
+            match (clock, side) {
+                (Some(c), Some(side)) => e.ponderhit_with_clock(&c, side),
+                _ => e.ponderhit(),
             }
         }
         let mut s = self.slot.lock();

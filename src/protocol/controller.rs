@@ -15,9 +15,12 @@
 //! EvalFile) and `position`; `controller/slot.rs` the go/stop/answer slot, `controller/mate.rs`
 //! USI `go mate` (the df-pn solver), `controller/console.rs`
 //! the console commands (`d`, `eval`, `perft`, `bench`, `learn`, `help`), `controller/settings.rs`
-//! option handling.
+//! option handling, `controller/hash.rs` the hash size (fallible), `controller/ending.rs` `quit`
+//! and end of input (a running search still answers).
 
 mod console;
+mod ending;
+mod hash;
 mod mate;
 mod settings;
 mod slot;
@@ -104,6 +107,8 @@ pub struct Controller<F: Flavour> {
     /// Where the evaluation in use came from ("" = the built-in evaluation).
     eval_in_use: String,
     applied_threads_hash: (usize, usize),
+    /// A hash size that could not be allocated (reported once, retried after a new `setoption`).
+    failed_hash: Option<usize>,
     clear_hash_pending: bool,
     slot: Arc<Mutex<Slot>>,
     /// The running `go mate` solve.
@@ -127,6 +132,7 @@ impl<F: Flavour> Controller<F> {
             eval_source: String::new(),
             eval_in_use: String::new(),
             applied_threads_hash: (0, 0),
+            failed_hash: None,
             clear_hash_pending: false,
             options,
             slot: Arc::new(Mutex::new(Slot::default())),
@@ -195,8 +201,8 @@ impl<F: Flavour> Controller<F> {
                 self.stop();
             }
             "ponderhit" => {
-                no_args(t)?;
-                self.ponderhit();
+                let clock = ponderhit_clock(self, t)?;
+                self.ponderhit(clock);
             }
             "quit" => {
                 no_args(t)?;
@@ -264,9 +270,8 @@ impl<F: Flavour> Controller<F> {
         let engine = match self.engine.take() {
             None => {
                 let eval = eval.unwrap_or_else(F::G::default_eval);
-                self.applied_threads_hash = (threads, hash);
                 self.clear_hash_pending = false;
-                Engine::new(eval, threads, hash)
+                self.build_engine(eval, threads, hash, cause)
             }
             Some(mut e) => {
                 e.wait();
@@ -276,10 +281,10 @@ impl<F: Flavour> Controller<F> {
                 if threads != self.applied_threads_hash.0 {
                     e.set_threads(threads);
                 }
+                self.applied_threads_hash.0 = threads;
                 if hash != self.applied_threads_hash.1 {
-                    e.set_hash_mb(hash);
+                    self.resize_hash(&mut e, hash, cause);
                 }
-                self.applied_threads_hash = (threads, hash);
                 if self.clear_hash_pending {
                     e.clear_hash();
                     self.clear_hash_pending = false;
@@ -396,6 +401,33 @@ pub fn is_generated<G: Game>(pos: &G, mv: G::Move) -> bool {
     let mut list = Vec::new();
     pos.legal_moves(&mut list);
     list.contains(&mv)
+}
+
+/// The optional clock words after `ponderhit` (YaneuraOu's extension: `ponderhit btime … wtime …
+/// byoyomi …`, sent by ShogiHome's early ponder). They are read by the dialect's `go` reader, and
+/// anything but clock words is an error, so a rejected line leaves the ponder search as it was.
+fn ponderhit_clock<F: Flavour>(
+    ctrl: &Controller<F>,
+    t: &mut Tokens,
+) -> Result<Option<Clock>, String> {
+    if t.peek().is_none() {
+        return Ok(None);
+    }
+    let only_clock = "'ponderhit' takes only the clock words of 'go' (times, increments, byoyomi)";
+    match F::parse_go(ctrl, t)? {
+        GoRequest::Search(l)
+            if l.depth.is_none()
+                && l.nodes.is_none()
+                && l.movetime_ms.is_none()
+                && !l.infinite
+                && !l.ponder
+                && l.mate.is_none()
+                && l.searchmoves.is_empty() =>
+        {
+            l.clock.map(Some).ok_or_else(|| only_clock.to_string())
+        }
+        _ => Err(only_clock.into()),
+    }
 }
 
 pub fn perft_depth(t: &mut Tokens) -> Result<u32, String> {

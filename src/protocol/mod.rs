@@ -7,10 +7,12 @@
 //! `uci` → chess); end of input is a clean `quit`.
 //!
 //! Layout: `tokenizer` (words of a line), `options` (tables and `setoption`), `info` (output lines
-//! and the shared writer), `controller` (shared commands), `usi` and `uci` (the dialects).
+//! and the shared writer), `controller` (shared commands), `usi` and `uci` (the dialects),
+//! `memory` (the hash option's maximum).
 
 pub mod controller;
 pub mod info;
+pub mod memory;
 pub mod options;
 pub mod tokenizer;
 pub mod tune;

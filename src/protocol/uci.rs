@@ -46,7 +46,8 @@ impl Flavour for Uci {
 
     fn option_specs() -> Vec<Spec> {
         let mut specs = vec![
-            spin("Hash", 16, 1, 32_768),
+            // The maximum is the machine's memory (see `memory`).
+            spin("Hash", 16, 1, super::memory::max_hash_mb()),
             Spec {
                 name: "Clear Hash",
                 kind: Kind::Button,

@@ -38,7 +38,8 @@ impl Flavour for Usi {
 
     fn option_specs() -> Vec<Spec> {
         let mut specs = vec![
-            spin("USI_Hash", 64, 1, 32_768),
+            // The maximum is the machine's memory (see `memory`).
+            spin("USI_Hash", 64, 1, super::memory::max_hash_mb()),
             Spec {
                 name: "USI_Ponder",
                 kind: Kind::Check(false),
@@ -69,13 +70,16 @@ impl Flavour for Usi {
             // Resign when the score is at or below -ResignValue; 99999 never resigns.
             spin("ResignValue", 99_999, 0, 99_999),
             spin("DepthLimit", 0, 0, MAX_PLY as i64),
-            spin("NodesLimit", 0, 0, i64::MAX),
+            // Spin bounds stay within 32 bits: GUIs read them as 32-bit integers (Qt's toInt in
+            // cutechess-derived GUIs reads 2^63-1 as 0, leaving a range of 0..0).
+            spin("NodesLimit", 0, 0, i32::MAX as i64),
             // The `go mate` solver's table (MiB); see controller/mate.rs for why not USI_Hash.
+            // Bounded by the machine's memory like USI_Hash.
             spin(
                 "MateHash",
                 super::controller::DEFAULT_MATE_HASH_MB,
                 1,
-                32_768,
+                super::memory::max_hash_mb(),
             ),
         ];
         super::tune::add_specs::<ShogiPos>(&mut specs);

@@ -73,7 +73,14 @@ pub fn run<G: Game, E: Evaluator<G> + Clone>(
     hash_mb: usize,
     out: &mut dyn Write,
 ) -> std::io::Result<BenchResult> {
-    let mut engine: Engine<G, E> = Engine::new(eval, threads, hash_mb);
+    // The size comes from a command line or an option: a table that cannot be had is an error
+    // for the caller to print, not an abort.
+    let mut engine: Engine<G, E> = Engine::try_new(eval, threads, hash_mb).map_err(|(_, e)| {
+        std::io::Error::new(
+            std::io::ErrorKind::OutOfMemory,
+            format!("a hash table of {hash_mb} MB cannot be allocated ({e})"),
+        )
+    })?;
     let mut total_nodes = 0u64;
     let mut log_ebf = 0.0;
     let mut ebf_count = 0;

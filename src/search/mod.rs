@@ -212,6 +212,27 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
         }
     }
 
+    /// Like `new`, but a hash table that cannot be allocated is an error (with the evaluation
+    /// handed back, so the caller can build a smaller engine with it).
+    pub fn try_new(
+        eval: E,
+        threads: usize,
+        hash_mb: usize,
+    ) -> Result<Self, (E, std::collections::TryReserveError)> {
+        match Shared::try_new(hash_mb) {
+            Ok(shared) => Ok(Engine {
+                shared: Arc::new(shared),
+                eval,
+                config: SearchConfig::default(),
+                threads: threads.clamp(1, 256),
+                tables: Arc::new(Mutex::new(Vec::new())),
+                handle: None,
+                _game: std::marker::PhantomData,
+            }),
+            Err(e) => Err((eval, e)),
+        }
+    }
+
     pub fn set_threads(&mut self, n: usize) {
         self.wait();
         self.threads = n.clamp(1, 256);
@@ -225,6 +246,20 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
         self.wait();
         // The table is shared with finished threads only through this Arc: rebuild it.
         self.shared = Arc::new(Shared::new(mb));
+    }
+
+    /// Resizes the hash table; when the new size cannot be allocated the old table stays (and
+    /// keeps its entries) and the error is returned. The old table is only freed once the new one
+    /// exists, so the peak is old + new: the price of never being left without a table.
+    pub fn try_set_hash_mb(&mut self, mb: usize) -> Result<(), std::collections::TryReserveError> {
+        self.wait();
+        self.shared = Arc::new(Shared::try_new(mb)?);
+        Ok(())
+    }
+
+    /// The size of the hash table in use, in MB.
+    pub fn hash_mb(&self) -> usize {
+        self.shared.tt.size_mb()
     }
 
     pub fn clear_hash(&mut self) {
@@ -272,6 +307,17 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
     pub fn ponderhit(&self) {
         *self.shared.start.lock() = Instant::now();
         self.shared.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// `ponderhit` with the clock as it stands now (YaneuraOu's extension, which ShogiHome's
+    /// "early ponder" relies on: it sends `go ponder` without times and the times with
+    /// `ponderhit`). The time limits are computed afresh for `side`, the side to move at the root;
+    /// without this a ponder search started without a clock would never stop on its own.
+    pub fn ponderhit_with_clock(&self, clock: &Clock, side: crate::game::Side) {
+        let b = time::budget(clock, side, &self.config.time);
+        self.shared.soft_ms.store(b.soft_ms, Ordering::Relaxed);
+        self.shared.hard_ms.store(b.hard_ms, Ordering::Relaxed);
+        self.ponderhit();
     }
 
     /// Waits for the running search (if any) to finish.

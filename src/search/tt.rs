@@ -85,6 +85,9 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
 }
 
 impl TranspositionTable {
+    /// A table of `mb` megabytes (at least one bucket). Aborts the process when the memory cannot
+    /// be had, like any Rust allocation: use it for sizes the program chose; a size that comes
+    /// from a user goes through `try_new`.
     pub fn new(mb: usize) -> Self {
         let mut tt = TranspositionTable {
             buckets: Vec::new(),
@@ -94,9 +97,27 @@ impl TranspositionTable {
         tt
     }
 
+    /// A table of `mb` megabytes, or the allocation error: the protocols' hash option asks for
+    /// whatever a GUI dialog says, and a size the machine cannot give must be an error line, not
+    /// an abort.
+    pub fn try_new(mb: usize) -> Result<Self, std::collections::TryReserveError> {
+        let n = Self::buckets_for(mb);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        buckets.resize_with(n, Bucket::default);
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    fn buckets_for(mb: usize) -> usize {
+        (mb.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1)
+    }
+
     /// Resizes to `mb` megabytes (at least one bucket) and clears the table.
     pub fn resize(&mut self, mb: usize) {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let n = Self::buckets_for(mb);
         self.buckets = (0..n).map(|_| Bucket::default()).collect();
     }
 

@@ -106,8 +106,10 @@ impl<F: Flavour> Controller<F> {
         if self.searching() {
             return Err("bench while a search is running (send stop first)".into());
         }
-        let (threads, hash) = F::threads_and_hash(&self.options);
         let eval = self.prepare("bench").eval().clone();
+        // The sizes in use, not the options: a hash size that could not be allocated was
+        // reported by `prepare` and must not be tried again here.
+        let (threads, hash) = self.applied_threads_hash;
         let depth = depth.unwrap_or_else(crate::search::bench::default_depth::<F::G>);
         let mut text = Vec::new();
         crate::search::bench::run::<F::G, _>(eval, depth, threads, hash, &mut text)

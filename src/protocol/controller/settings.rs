@@ -22,6 +22,10 @@ impl<F: Flavour> Controller<F> {
             None => None,
         };
         let changed = self.options.set(&name, value.as_deref())?;
+        if matches!(changed.name, "USI_Hash" | "Hash") {
+            // A size sent again is tried again (and reported again if it still fails).
+            self.failed_hash = None;
+        }
         if let Changed {
             name: "Clear Hash",
             value: Value::None,

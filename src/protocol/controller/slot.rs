@@ -3,10 +3,10 @@
 //! until `ponderhit`/`stop`; every `go` opens a new generation, so a search still winding down
 //! never answers a later one).
 
-use super::super::engine::{Info, Limits, SearchOutcome};
+use super::super::engine::{Clock, Info, Limits, SearchOutcome};
 use super::super::info::{bestmove_line, info_line, Out};
 use super::{entering_king_rule, is_generated, legal_move, Controller, Flavour, GoRequest};
-use crate::game::Game;
+use crate::game::{Game, Side};
 use parking_lot::Mutex;
 use std::sync::Arc;
 
@@ -29,7 +29,13 @@ pub(super) struct Slot {
     pub(super) early: Option<String>,
     /// After `gameover`/`quit` nobody wants the result.
     pub(super) discard: bool,
+    /// The search has written an `info` line (a first iteration is done): `quit` waits for this
+    /// before it stops a search, so its answer is a searched move.
+    pub(super) reported: bool,
     pub(super) stop_requested: bool,
+    /// The side to move at the root of the running search (a `ponderhit` clock is read for it;
+    /// the GUI may already have sent the next `position`).
+    pub(super) root_side: Option<Side>,
 }
 
 impl Slot {
@@ -116,6 +122,7 @@ impl<F: Flavour> Controller<F> {
     pub(super) fn start_search(&mut self, mut limits: Limits<<F::G as Game>::Move>) {
         let pos = self.history.current().clone();
         let gen = self.begin(limits.ponder, limits.infinite);
+        self.slot.lock().root_side = Some(pos.side_to_move());
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         if moves.is_empty() {
@@ -191,9 +198,14 @@ impl<F: Flavour> Controller<F> {
         s.release(&self.out);
     }
 
-    pub(super) fn ponderhit(&mut self) {
+    /// `ponderhit`, with the clock when the GUI sent one (see `Engine::ponderhit_with_clock`).
+    pub(super) fn ponderhit(&mut self, clock: Option<Clock>) {
+        let side = self.slot.lock().root_side;
         if let Some(e) = &self.engine {
-            e.ponderhit();
+            match (clock, side) {
+                (Some(c), Some(side)) => e.ponderhit_with_clock(&c, side),
+                _ => e.ponderhit(),
+            }
         }
         let mut s = self.slot.lock();
         s.hold_ponder = false;
@@ -212,10 +224,6 @@ impl<F: Flavour> Controller<F> {
         s.active = false;
         s.pending = None;
     }
-
-    pub fn quit(&mut self) {
-        self.game_over();
-    }
 }
 
 /// Prints `info` lines of generation `gen` while its `go` is unanswered, and (unless `resign` is
@@ -233,6 +241,7 @@ pub(super) fn info_callback<F: Flavour>(
             return; // answered already: a line now would belong to no search
         }
         out.line(&info_line(info, F::USI));
+        s.reported = true;
         if let Some(resign) = resign {
             // Only exact scores of the first line end an iteration; a fail-high's move is not
             // yet confirmed.

@@ -37,8 +37,17 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(hash_mb: usize) -> Self {
+        Self::with_table(TranspositionTable::new(hash_mb))
+    }
+
+    /// Like `new`, but an allocation failure of the table is returned, not an abort.
+    pub fn try_new(hash_mb: usize) -> Result<Self, std::collections::TryReserveError> {
+        TranspositionTable::try_new(hash_mb).map(Self::with_table)
+    }
+
+    fn with_table(tt: TranspositionTable) -> Self {
         Shared {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             infinite: AtomicBool::new(false),

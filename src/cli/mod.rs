@@ -1,8 +1,8 @@
 //! Command-line subcommands of the `kishi` binary (`perft`, `bench`, `learn`, `weights`), and the
 //! protocol loop when no subcommand is given. clap reads the command line (help, version and
-//! errors with usage come from it); `learn` and `weights` take the rest of the words and parse them
-//! with their own parsers (`learn`'s is the clap parser the console shares). Errors go to stderr
-//! with a non-zero exit code.
+//! errors with usage come from it); `weights` has its own clap subcommands (`weights::WeightsCmd`),
+//! and `learn` takes the rest of the words and parses them with the clap parser the console
+//! shares. Errors go to stderr with a non-zero exit code.
 
 pub mod bench;
 pub mod learn;
@@ -59,12 +59,9 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Weight files: inspect, verify, make-random, hold, eval, bench, evalbench (kishi weights help)
-    #[command(disable_help_flag = true)]
-    Weights {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// Weight files: inspect, verify, make-random, annotate, hold, eval, bench, evalbench
+    #[command(subcommand)]
+    Weights(weights::WeightsCmd),
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
     RulesDump { game: GameName },
@@ -95,7 +92,7 @@ pub fn run(args: &[String]) -> i32 {
             hash_mb,
         }) => bench::run(game, depth, threads as usize, hash_mb as usize),
         Some(Command::Learn { args }) => learn::run(&args),
-        Some(Command::Weights { args }) => weights::run(&args),
+        Some(Command::Weights(cmd)) => weights::run(cmd),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
     }
 }

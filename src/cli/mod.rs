@@ -8,6 +8,7 @@ pub mod bench;
 pub mod learn;
 pub mod perft;
 pub mod rules_dump;
+pub mod search_params;
 pub mod weights;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -65,6 +66,9 @@ enum Command {
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
     RulesDump { game: GameName },
+    /// The game's search parameter table as an SPSA parameter file (scripts/spsa.py)
+    #[command(hide = true)]
+    SearchParams { game: GameName },
 }
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
@@ -94,6 +98,7 @@ pub fn run(args: &[String]) -> i32 {
         Some(Command::Learn { args }) => learn::run(&args),
         Some(Command::Weights(cmd)) => weights::run(cmd),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
+        Some(Command::SearchParams { game }) => search_params::run(game),
     }
 }
 

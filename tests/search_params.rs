@@ -130,3 +130,34 @@ fn a_tune_build_lists_the_parameters_and_setoption_changes_them() {
         nodes("setoption name FutilityMargin value 10\nsetoption name RfpMargin value 10\n")
     );
 }
+
+#[test]
+fn search_params_prints_each_games_table_as_an_spsa_parameter_file() {
+    for (game, table) in [
+        ("shogi", ShogiPos::SEARCH_PARAMS),
+        ("chess", ChessPos::SEARCH_PARAMS),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["search-params", game])
+            .output()
+            .expect("run kishi");
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), table.len(), "{text}");
+        for (line, p) in lines.iter().zip(table.iter()) {
+            // shogiarena's format: name, type, value, min, max, c_end (step), r_end.
+            let f: Vec<&str> = line.split(", ").collect();
+            assert_eq!(f.len(), 7, "{line}");
+            assert_eq!((f[0], f[1]), (p.name, "int"), "{line}");
+            let n: Vec<i32> = f[2..6].iter().map(|x| x.parse().expect("an int")).collect();
+            assert_eq!(n, vec![p.default, p.min, p.max, p.step], "{line}");
+            assert!(f[6].parse::<f64>().expect("r_end") > 0.0, "{line}");
+        }
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args(["search-params", "go"])
+        .output()
+        .expect("run kishi");
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -15,7 +15,9 @@ use super::ordering::{self, OrderingTables};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
-use crate::game::search_params::{ASPIRATION_DELTA, ASPIRATION_DEPTH};
+use crate::game::search_params::{
+    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, LMR_BASE, LMR_DIV,
+};
 use crate::game::*;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -109,7 +111,7 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     pub draw_value: i32,
     pub rules: RuleOptions,
     pub root_moves: Vec<RootMove<G::Move>>,
-    lmr: &'static [[u8; 64]; 64],
+    lmr: &'static pruning::LmrTable,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -141,7 +143,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             draw_value: 0,
             rules: RuleOptions::default(),
             root_moves: Vec::new(),
-            lmr: pruning::lmr_table(),
+            lmr: pruning::lmr_table(
+                pruning::param::<G>(&params, LMR_BASE),
+                pruning::param::<G>(&params, LMR_DIV),
+            ),
         }
     }
 
@@ -425,7 +430,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         break;
                     }
                     delta += delta;
-                    if delta > 1000 {
+                    if delta > self.sp(ASPIRATION_MAX) {
                         alpha = -INFINITE;
                         beta = INFINITE;
                     }

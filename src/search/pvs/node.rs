@@ -7,6 +7,7 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
+use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL};
 use crate::game::*;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
@@ -208,7 +209,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                                 k[1] = k[0];
                                 k[0] = code;
                             }
-                            let bonus = (depth * depth).min(400) * 16;
+                            let bonus = (depth * depth).min(self.sp(HISTORY_BONUS_MAX))
+                                * self.sp(HISTORY_BONUS_MUL);
                             self.tables.update_history(hist_idx, bonus);
                             for &q in &quiet_hist[..n_quiets] {
                                 self.tables.update_history(q, -bonus);

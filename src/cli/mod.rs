@@ -11,7 +11,7 @@ pub mod rules_dump;
 pub mod search_params;
 pub mod weights;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner.
 ///
@@ -21,6 +21,18 @@ use clap::{Parser, Subcommand, ValueEnum};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The search bench's depth, threads and hash (`kishi bench`, `kishi weights bench`).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct BenchSize {
+    /// search depth [default: the game's bench depth]
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    #[arg(default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub hash_mb: u64,
 }
 
 /// The game a subcommand works on.
@@ -45,13 +57,8 @@ enum Command {
     Bench {
         #[arg(default_value = "chess")]
         game: GameName,
-        /// search depth [default: the game's bench depth]
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
-        depth: Option<u32>,
-        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
-        #[arg(default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
-        hash_mb: u64,
+        #[command(flatten)]
+        size: BenchSize,
     },
     /// The learner: learn <mmto|ct> --game <shogi|chess> --out DIR ... (kishi learn --help)
     #[command(disable_help_flag = true)]
@@ -89,12 +96,7 @@ pub fn run(args: &[String]) -> i32 {
             position,
             depth,
         }) => perft::run(game, &position, depth),
-        Some(Command::Bench {
-            game,
-            depth,
-            threads,
-            hash_mb,
-        }) => bench::run(game, depth, threads as usize, hash_mb as usize),
+        Some(Command::Bench { game, size }) => bench::run(game, size),
         Some(Command::Learn { args }) => learn::run(&args),
         Some(Command::Weights(cmd)) => weights::run(cmd),
         Some(Command::RulesDump { game }) => rules_dump::run(game),

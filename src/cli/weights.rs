@@ -17,7 +17,7 @@
 //!   <shogi|chess> <FILE|default|handset> [games]` — update+evaluate throughput over random
 //!   playouts, without search.
 
-use super::GameName;
+use super::{BenchSize, GameName};
 use crate::chess::features::ChessFeatures;
 use crate::chess::ChessPos;
 use crate::eval::format::{self, parse_header};
@@ -89,13 +89,8 @@ pub enum WeightsCmd {
         game: GameName,
         #[arg(value_name = "FILE|default|handset")]
         which: String,
-        /// search depth [default: the game's bench depth]
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
-        depth: Option<u32>,
-        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
-        #[arg(default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
-        hash_mb: u64,
+        #[command(flatten)]
+        size: BenchSize,
     },
     /// Update+evaluate throughput over random playouts, without search
     #[command(after_help = FILE_NOTE)]
@@ -158,19 +153,10 @@ pub fn run(cmd: WeightsCmd) -> i32 {
             GameName::Shogi => eval_cmd::<ShogiPos, Bonanza>(&which, &position),
             GameName::Chess => eval_cmd::<ChessPos, ChessFeatures>(&which, &position),
         },
-        WeightsCmd::Bench {
-            game,
-            which,
-            depth,
-            threads,
-            hash_mb,
-        } => {
-            let (t, h) = (threads as usize, hash_mb as usize);
-            match game {
-                GameName::Shogi => bench::<ShogiPos, Bonanza>(&which, depth, t, h),
-                GameName::Chess => bench::<ChessPos, ChessFeatures>(&which, depth, t, h),
-            }
-        }
+        WeightsCmd::Bench { game, which, size } => match game {
+            GameName::Shogi => bench::<ShogiPos, Bonanza>(&which, size),
+            GameName::Chess => bench::<ChessPos, ChessFeatures>(&which, size),
+        },
         WeightsCmd::Evalbench { game, which, games } => match game {
             GameName::Shogi => evalbench::<ShogiPos, Bonanza>(&which, games as usize),
             GameName::Chess => evalbench::<ChessPos, ChessFeatures>(&which, games as usize),
@@ -375,17 +361,15 @@ fn eval_cmd<G: Game, F: FeatureSet<G>>(which: &str, text: &str) -> Result<(), St
     Ok(())
 }
 
-fn bench<G: Game, F: FeatureSet<G>>(
-    which: &str,
-    depth: Option<u32>,
-    threads: usize,
-    hash: usize,
-) -> Result<(), String>
+fn bench<G: Game, F: FeatureSet<G>>(which: &str, size: BenchSize) -> Result<(), String>
 where
     LinearEval<G, F>: Evaluator<G>,
 {
     let e = eval_for::<G, F>(which)?;
-    let depth = depth.unwrap_or_else(crate::search::bench::default_depth::<G>);
+    let depth = size
+        .depth
+        .unwrap_or_else(crate::search::bench::default_depth::<G>);
+    let (threads, hash) = (size.threads as usize, size.hash_mb as usize);
     let t = e.weights().touch_all();
     eprintln!(
         "eval: {} ({} bytes touched, {t})",

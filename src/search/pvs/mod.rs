@@ -305,6 +305,23 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         None
     }
 
+    /// The move and score buffers of `ply`, emptied (a node reuses their capacity instead of
+    /// allocating); every return of the node hands them back with `give_back_bufs`.
+    #[inline]
+    fn take_bufs(&mut self, ply: usize) -> (Vec<G::Move>, Vec<i32>) {
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        scores.clear();
+        (moves, scores)
+    }
+
+    #[inline]
+    fn give_back_bufs(&mut self, ply: usize, moves: Vec<G::Move>, scores: Vec<i32>) {
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+    }
+
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (lo, hi) = self.pv.split_at_mut(ply + 1);
         let dst = &mut lo[ply];

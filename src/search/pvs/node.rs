@@ -104,13 +104,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
-        moves.clear();
+        let (mut moves, mut scores) = self.take_bufs(ply);
         self.positions[ply].legal_moves(&mut moves);
         if moves.is_empty() {
-            self.move_bufs[ply] = moves;
-            self.score_bufs[ply] = scores;
+            self.give_back_bufs(ply, moves, scores);
             return match self.positions[ply].position_outcome() {
                 Some(Outcome::Draw(_)) => self.draw_score(ply),
                 _ => mated_in(ply),
@@ -192,8 +189,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
             self.pop();
             if self.shared.stopped() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
+                self.give_back_bufs(ply, moves, scores);
                 return 0;
             }
             if score > best {
@@ -230,8 +226,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 n_quiets += 1;
             }
         }
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
+        self.give_back_bufs(ply, moves, scores);
         if best == -INFINITE {
             // Every move was pruned: fail low at alpha.
             return alpha;

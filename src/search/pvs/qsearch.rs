@@ -55,15 +55,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
-        moves.clear();
-        scores.clear();
+        let (mut moves, mut scores) = self.take_bufs(ply);
         if in_check {
             self.positions[ply].legal_moves(&mut moves);
             if moves.is_empty() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
+                self.give_back_bufs(ply, moves, scores);
                 return mated_in(ply);
             }
         } else {
@@ -102,8 +98,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop();
             if self.shared.stopped() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
+                self.give_back_bufs(ply, moves, scores);
                 return 0;
             }
             if score > best {
@@ -118,8 +113,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
             }
         }
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
+        self.give_back_bufs(ply, moves, scores);
         self.store_tt(key, best, beta, best_code, stand, -1, ply);
         best
     }

@@ -27,18 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def parse_space(text: str) -> dict[str, tuple[float, str]]:
-    """name -> (value, the whole line) of a shogiarena parameter file."""
-    out = {}
-    for line in text.splitlines():
-        body = line.split("//", 1)[0].strip()
-        if not body:
-            continue
-        fields = [f.strip() for f in body.split(",")]
-        out[fields[0]] = (float(fields[2]), line)
-    return out
-
-
 def declared_spins(kishi: str) -> set[str]:
     """The spin options the binary declares after `usi`."""
     r = subprocess.run([kishi], input="usi\nquit\n", capture_output=True, text=True, timeout=60)
@@ -71,7 +59,11 @@ def main() -> int:
     if space.returncode != 0 or not space.stdout.strip():
         print(f"error: {kishi} search-params shogi failed: {space.stderr}", file=sys.stderr)
         return 2
-    start = parse_space(space.stdout)
+    space_json = json.loads(space.stdout)
+    # At a fixed number of nodes per move the clock plays no part: the time-management parameters
+    # are left out of the space, so the tuner neither perturbs nor moves them.
+    space_json["parameters"] = [p for p in space_json["parameters"] if not p["id"].startswith("Time")]
+    start = {p["id"]: float(p["initial"]) for p in space_json["parameters"]}
     missing = sorted(set(start) - declared_spins(kishi))
     if missing:
         print(f"error: {kishi} does not declare {missing} as options: build it with --features tune",
@@ -81,11 +73,7 @@ def main() -> int:
         print(f"error: {a.out} exists", file=sys.stderr)
         return 2
     a.out.mkdir(parents=True)
-    # At a fixed number of nodes per move the clock plays no part: the time-management parameters
-    # are marked unused, so the tuner neither perturbs nor moves them.
-    lines = [line + " //clock only[[NOT USED]]" if line.startswith("Time") else line
-             for line in space.stdout.splitlines()]
-    (a.out / "space.txt").write_text("\n".join(lines) + "\n")
+    (a.out / "space.json").write_text(json.dumps(space_json, indent=1))
     engine = {"name": "kishi", "engine_path": kishi, "options": {"USI_Hash": a.hash, "Threads": 1}}
     (a.out / "kishi.yaml").write_text(json.dumps(engine, indent=1))
     config = {
@@ -97,7 +85,7 @@ def main() -> int:
                                   "flip_policy": "pair_both"},
         },
         "spsa": {
-            "space": str(a.out / "space.txt"),
+            "space": str(a.out / "space.json"),
             "num_updates": a.updates,
             "pairs_per_update": a.pairs,
             "num_parallel": 1,
@@ -117,20 +105,21 @@ def main() -> int:
     if r.returncode != 0:
         print(f"error: shogiarena exited with {r.returncode}", file=sys.stderr)
         return r.returncode
-    finals = sorted(run_dir.rglob("*.params"), key=lambda p: p.stat().st_mtime)
-    if not finals:
-        print(f"error: no final parameter file under {run_dir}", file=sys.stderr)
+    current = run_dir / "spsa" / "current.json"
+    if not current.exists():
+        print(f"error: no {current}", file=sys.stderr)
         return 1
-    final = parse_space(finals[-1].read_text())
+    cur = json.loads(current.read_text())
+    final = {k: float(v) for k, v in cur["theta"].items()}
     lines = [
-        f"SPSA: {a.updates} updates x {a.pairs} pair(s) = {2 * a.updates * a.pairs} games at {a.nodes} nodes"
-        f"/move, {secs / 60:.1f} min; final values from {finals[-1]}",
+        f"SPSA: {cur['update_idx']} updates x {a.pairs} pair(s) = {2 * cur['update_idx'] * a.pairs} games at"
+        f" {a.nodes} nodes/move, {secs / 60:.1f} min; final values from {current}",
         "",
         "| parameter | start | final | change |",
         "| --- | ---: | ---: | ---: |",
     ]
-    for name, (v0, _) in start.items():
-        v1 = final.get(name, (float("nan"), ""))[0]
+    for name, v0 in start.items():
+        v1 = final.get(name, float("nan"))
         lines.append(f"| {name} | {v0:g} | {v1:.2f} | {v1 - v0:+.2f} |")
     text = "\n".join(lines) + "\n"
     (a.out / "result.md").write_text(text)

@@ -132,7 +132,7 @@ fn a_tune_build_lists_the_parameters_and_setoption_changes_them() {
 }
 
 #[test]
-fn search_params_prints_each_games_table_as_an_spsa_parameter_file() {
+fn search_params_prints_each_games_table_as_an_spsa_space() {
     for (game, table) in [
         ("shogi", ShogiPos::SEARCH_PARAMS),
         ("chess", ChessPos::SEARCH_PARAMS),
@@ -142,17 +142,21 @@ fn search_params_prints_each_games_table_as_an_spsa_parameter_file() {
             .output()
             .expect("run kishi");
         assert!(out.status.success());
-        let text = String::from_utf8_lossy(&out.stdout);
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), table.len(), "{text}");
-        for (line, p) in lines.iter().zip(table.iter()) {
-            // shogiarena's format: name, type, value, min, max, c_end (step), r_end.
-            let f: Vec<&str> = line.split(", ").collect();
-            assert_eq!(f.len(), 7, "{line}");
-            assert_eq!((f[0], f[1]), (p.name, "int"), "{line}");
-            let n: Vec<i32> = f[2..6].iter().map(|x| x.parse().expect("an int")).collect();
-            assert_eq!(n, vec![p.default, p.min, p.max, p.step], "{line}");
-            assert!(f[6].parse::<f64>().expect("r_end") > 0.0, "{line}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        // shogiarena's space format (schema v1): USI options, one entry per parameter.
+        assert_eq!(v["schema_version"], "shogiarena.spsa.space.v1");
+        assert_eq!(v["target"]["protocol"], "usi_options");
+        let params = v["parameters"].as_array().expect("a list");
+        assert_eq!(params.len(), table.len());
+        for (q, p) in params.iter().zip(table.iter()) {
+            assert_eq!(q["id"], p.name);
+            assert_eq!(q["target"]["option"], p.name);
+            assert_eq!(q["value_type"], "int");
+            assert_eq!(q["initial"], p.default);
+            assert_eq!(q["bounds"]["min"], p.min);
+            assert_eq!(q["bounds"]["max"], p.max);
+            assert_eq!(q["schedule"]["c_end"], p.step);
+            assert!(q["schedule"]["r_end"].as_f64().expect("r_end") > 0.0);
         }
     }
     let bad = Command::new(env!("CARGO_BIN_EXE_kishi"))

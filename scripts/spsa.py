@@ -90,6 +90,9 @@ def main() -> int:
             "pairs_per_update": a.pairs,
             "num_parallel": 1,
             "run_seed": a.seed,
+            # shogiarena clears the hash between variants with a 'Clear Hash' button, which kishi
+            # does not declare; it clears its table at every usinewgame instead.
+            "variants": {"apply": {"clear_hash": False}},
         },
         "dashboard": {"enabled": False},
     }

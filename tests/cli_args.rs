@@ -71,6 +71,49 @@ fn bad_words_are_clear_errors_with_a_non_zero_exit() {
         (&["perft", "chess", "startpos", "21"], "invalid value '21'"),
         (&["perft", "go", "startpos", "1"], "invalid value 'go'"),
         (&["no-such-command"], "unrecognized subcommand"),
+        (&["weights", "no-such"], "unrecognized subcommand 'no-such'"),
+        (
+            &["weights", "verify"],
+            "required arguments were not provided",
+        ),
+        (
+            &["weights", "eval", "go", "default", "startpos"],
+            "invalid value 'go'",
+        ),
+        (
+            &["weights", "make-random", "chess", "x", "--seed", "abc"],
+            "invalid value 'abc' for '--seed <SEED>'",
+        ),
+        (
+            &["weights", "make-random", "chess", "x", "--spread", "40000"],
+            "invalid value '40000' for '--spread <R>'",
+        ),
+        (
+            &["weights", "annotate", "f", "--out", "g", "--set", "novalue"],
+            "expected KEY=VALUE",
+        ),
+        (
+            &[
+                "weights",
+                "annotate",
+                "f",
+                "--out",
+                "g",
+                "--set-json",
+                "k={",
+            ],
+            "k: not JSON",
+        ),
+        (&["weights", "annotate", "f"], "--out <OUT>"),
+        (&["weights", "hold", "f", "soon"], "invalid value 'soon'"),
+        (
+            &["weights", "bench", "chess", "default", "0"],
+            "invalid value '0'",
+        ),
+        (
+            &["weights", "evalbench", "chess", "default", "-1"],
+            "unexpected argument '-1'",
+        ),
     ];
     for (args, needle) in cases {
         let out = kishi(args);
@@ -185,4 +228,98 @@ fn learn_words_keep_their_old_meaning() {
         ("shogi", 256, Some(6500))
     );
     assert!(parse(&["--threads", "999"]).unwrap().threads == 256);
+}
+
+#[test]
+fn weights_help_lists_its_subcommands() {
+    let out = kishi(&["weights", "--help"]);
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    for word in [
+        "Usage: kishi weights <COMMAND>",
+        "inspect",
+        "verify",
+        "make-random",
+        "annotate",
+        "hold",
+        "eval",
+        "bench",
+        "evalbench",
+        "eval_weights/",
+    ] {
+        assert!(help.contains(word), "{word} missing from:\n{help}");
+    }
+    // Without a subcommand: the help on stderr and a non-zero exit.
+    let out = kishi(&["weights"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("Usage: kishi weights <COMMAND>"));
+    // `weights help` is the same text.
+    assert_eq!(text(&kishi(&["weights", "help"]).stdout), help);
+    let sub = text(&kishi(&["weights", "make-random", "--help"]).stdout);
+    assert!(
+        sub.contains("--seed <SEED>") && sub.contains("[default: 64]"),
+        "{sub}"
+    );
+}
+
+#[test]
+fn weights_subcommands_read_their_words_and_fail_the_work_with_exit_1() {
+    let dir = std::env::temp_dir().join(format!("kishi-cli-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("r.kwt");
+    let f = file.to_str().expect("utf-8 path");
+    let out = kishi(&[
+        "weights",
+        "make-random",
+        "chess",
+        f,
+        "--spread",
+        "5",
+        "--seed",
+        "7",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let inspect = text(&kishi(&["weights", "inspect", f]).stdout);
+    assert!(
+        inspect.contains("\"seed\":7,\"spread\":5"),
+        "the options reached make-random: {inspect}"
+    );
+    let out = kishi(&[
+        "weights",
+        "annotate",
+        f,
+        "--out",
+        f,
+        "--set-json",
+        "k=1",
+        "--set",
+        "k=text",
+        "--set",
+        "n=a=b",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let inspect = text(&kishi(&["weights", "inspect", f]).stdout);
+    assert!(
+        inspect.contains("\"k\":1") && inspect.contains("\"n\":\"a=b\""),
+        "--set-json is applied after --set; the value keeps its '=': {inspect}"
+    );
+    let eval = text(&kishi(&["weights", "eval", "chess", f, "startpos"]).stdout);
+    assert!(
+        eval.lines().any(|l| l.starts_with("total")),
+        "eval prints a total: {eval}"
+    );
+    // The words are right but the work fails: error on stderr, exit code 1, nothing on stdout.
+    let missing = dir.join("missing.kwt");
+    for args in [
+        vec!["weights", "verify", missing.to_str().expect("utf-8")],
+        vec!["weights", "eval", "chess", "default", "not a fen"],
+        vec!["weights", "bench", "shogi", f, "1"],
+    ] {
+        let out = kishi(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("error: "), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+    }
+    let _ = std::fs::remove_dir_all(dir);
 }

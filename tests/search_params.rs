@@ -130,3 +130,38 @@ fn a_tune_build_lists_the_parameters_and_setoption_changes_them() {
         nodes("setoption name FutilityMargin value 10\nsetoption name RfpMargin value 10\n")
     );
 }
+
+#[test]
+fn search_params_prints_each_games_table_as_an_spsa_space() {
+    for (game, table) in [
+        ("shogi", ShogiPos::SEARCH_PARAMS),
+        ("chess", ChessPos::SEARCH_PARAMS),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["search-params", game])
+            .output()
+            .expect("run kishi");
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        // shogiarena's space format (schema v1): USI options, one entry per parameter.
+        assert_eq!(v["schema_version"], "shogiarena.spsa.space.v1");
+        assert_eq!(v["target"]["protocol"], "usi_options");
+        let params = v["parameters"].as_array().expect("a list");
+        assert_eq!(params.len(), table.len());
+        for (q, p) in params.iter().zip(table.iter()) {
+            assert_eq!(q["id"], p.name);
+            assert_eq!(q["target"]["option"], p.name);
+            assert_eq!(q["value_type"], "int");
+            assert_eq!(q["initial"], p.default);
+            assert_eq!(q["bounds"]["min"], p.min);
+            assert_eq!(q["bounds"]["max"], p.max);
+            assert_eq!(q["schedule"]["c_end"], p.step);
+            assert!(q["schedule"]["r_end"].as_f64().expect("r_end") > 0.0);
+        }
+    }
+    let bad = Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args(["search-params", "go"])
+        .output()
+        .expect("run kishi");
+    assert_eq!(bad.status.code(), Some(2));
+}

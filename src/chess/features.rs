@@ -436,16 +436,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
                 -1
             };
         push(OFF_POS + P_TEMPO, OFF_POS + N_POS + P_TEMPO, tempo);
-        out.sort_unstable_by_key(|&(i, _)| i);
-        let mut merged: Vec<(u32, i32)> = Vec::with_capacity(out.len());
-        for &(i, c) in out.iter() {
-            match merged.last_mut() {
-                Some(last) if last.0 == i => last.1 += c,
-                _ => merged.push((i, c)),
-            }
-        }
-        merged.retain(|&(_, c)| c != 0);
-        *out = merged;
+        crate::eval::merge_features(out);
     }
 
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String> {

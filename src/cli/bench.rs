@@ -1,11 +1,12 @@
 //! `kishi bench <shogi|chess> [depth] [threads] [hash-mb]`: the fixed-depth benchmark (DESIGN §5).
 //! clap (`cli::Command::Bench`) has checked the numbers.
 
-use super::GameName;
+use super::{BenchSize, GameName};
 use crate::eval::GameEval;
 use crate::search::bench;
 
-pub fn run(game: GameName, depth: Option<u32>, threads: usize, hash: usize) -> i32 {
+pub fn run(game: GameName, size: BenchSize) -> i32 {
+    let (depth, threads, hash) = (size.depth, size.threads as usize, size.hash_mb as usize);
     let mut out = std::io::stdout();
     let result = match game {
         GameName::Shogi => {

@@ -1,17 +1,18 @@
 //! Command-line subcommands of the `kishi` binary (`perft`, `bench`, `learn`, `weights`, `mate`), and the
 //! protocol loop when no subcommand is given. clap reads the command line (help, version and
-//! errors with usage come from it); `learn` and `weights` take the rest of the words and parse them
-//! with their own parsers (`learn`'s is the clap parser the console shares). Errors go to stderr
-//! with a non-zero exit code.
+//! errors with usage come from it); `weights` has its own clap subcommands (`weights::WeightsCmd`),
+//! and `learn` takes the rest of the words and parses them with the clap parser the console
+//! shares. Errors go to stderr with a non-zero exit code.
 
 pub mod bench;
 pub mod learn;
 pub mod mate;
 pub mod perft;
 pub mod rules_dump;
+pub mod search_params;
 pub mod weights;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// kishi: a shogi (USI) and chess (UCI) engine with a built-in MMTO learner.
 ///
@@ -21,6 +22,18 @@ use clap::{Parser, Subcommand, ValueEnum};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The search bench's depth, threads and hash (`kishi bench`, `kishi weights bench`).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct BenchSize {
+    /// search depth [default: the game's bench depth]
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: u64,
+    #[arg(default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    pub hash_mb: u64,
 }
 
 /// The game a subcommand works on.
@@ -45,13 +58,8 @@ enum Command {
     Bench {
         #[arg(default_value = "chess")]
         game: GameName,
-        /// search depth [default: the game's bench depth]
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=64))]
-        depth: Option<u32>,
-        #[arg(default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        threads: u64,
-        #[arg(default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65_536))]
-        hash_mb: u64,
+        #[command(flatten)]
+        size: BenchSize,
     },
     /// The learner: learn <mmto|ct> --game <shogi|chess> --out DIR ... (kishi learn --help)
     #[command(disable_help_flag = true)]
@@ -60,12 +68,9 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
-    /// Weight files: inspect, verify, make-random, hold, eval, bench, evalbench (kishi weights help)
-    #[command(disable_help_flag = true)]
-    Weights {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// Weight files: inspect, verify, make-random, annotate, hold, eval, bench, evalbench
+    #[command(subcommand)]
+    Weights(weights::WeightsCmd),
     /// Mate solver on a file of problems (TSV with an sfen column, or SFEN/FEN lines)
     Mate {
         /// the problem file
@@ -89,6 +94,9 @@ enum Command {
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
     RulesDump { game: GameName },
+    /// The game's search parameter table as an SPSA parameter file (scripts/spsa.py)
+    #[command(hide = true)]
+    SearchParams { game: GameName },
 }
 
 /// Runs the binary with its arguments (program name excluded); returns the exit code.
@@ -109,14 +117,9 @@ pub fn run(args: &[String]) -> i32 {
             position,
             depth,
         }) => perft::run(game, &position, depth),
-        Some(Command::Bench {
-            game,
-            depth,
-            threads,
-            hash_mb,
-        }) => bench::run(game, depth, threads as usize, hash_mb as usize),
+        Some(Command::Bench { game, size }) => bench::run(game, size),
         Some(Command::Learn { args }) => learn::run(&args),
-        Some(Command::Weights { args }) => weights::run(&args),
+        Some(Command::Weights(cmd)) => weights::run(cmd),
         Some(Command::Mate {
             file,
             time_ms,
@@ -133,6 +136,7 @@ pub fn run(args: &[String]) -> i32 {
             ids,
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
+        Some(Command::SearchParams { game }) => search_params::run(game),
     }
 }
 

@@ -1,66 +1,166 @@
-//! `kishi weights …`: inspect, verify, generate and measure weight files.
+//! `kishi weights …`: inspect, verify, generate and measure weight files. clap reads the words
+//! (`WeightsCmd`; `kishi weights --help` lists the subcommands, a bad word is clap's error with exit
+//! code 2); a failure of the work itself is `error: …` with exit code 1.
 //!
 //! * `inspect FILE` — the header, table directory and provenance (no content checks).
 //! * `verify FILE` — every check including every table's checksum (`isready` skips the checksum
 //!   of tables over 64 MiB: see README).
 //! * `make-random <shogi|chess> OUT [--seed N] [--spread R]` — every table, random weights expanded
 //!   from random independent parameters (benchmarks and memory measurements).
+//! * `annotate FILE --out OUT [--set KEY=TEXT]... [--set-json KEY=JSON]...` — edit the provenance.
 //! * `hold FILE [SECONDS]` — map and check the file as `isready` does, touch every page, then sleep
 //!   (for measuring the resident and proportional memory of several processes).
-//! * `eval <shogi|chess> <FILE|default> "<sfen|fen|startpos>"` — the static evaluation by table.
-//! * `bench <shogi|chess> <FILE|default> [depth] [threads] [hash-mb]` — the search bench (the same
-//!   positions and code as `kishi bench`) with this evaluation; and `evalbench <shogi|chess>
-//!   <FILE|default> [games]` — update+evaluate throughput over random playouts, without search.
+//! * `eval <shogi|chess> <FILE|default|handset> "<sfen|fen|startpos>"` — the static evaluation by
+//!   table.
+//! * `bench <shogi|chess> <FILE|default|handset> [depth] [threads] [hash-mb]` — the search bench
+//!   (the same positions and code as `kishi bench`) with this evaluation; and `evalbench
+//!   <shogi|chess> <FILE|default|handset> [games]` — update+evaluate throughput over random
+//!   playouts, without search.
 
+use super::{BenchSize, GameName};
 use crate::chess::features::ChessFeatures;
 use crate::chess::ChessPos;
 use crate::eval::format::{self, parse_header};
 use crate::eval::rng::SplitMix64;
-use crate::eval::{Evaluator, FeatureSet, GameEval, LinearEval, Verify, Weights};
+use crate::eval::{Evaluator, FeatureSet, LinearEval, Verify, Weights};
 use crate::game::Game;
 use crate::shogi::features::Bonanza;
 use crate::shogi::ShogiPos;
-use std::path::Path;
+use clap::Subcommand;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-const USAGE: &str = "\
-usage:
-  kishi weights inspect FILE
-  kishi weights verify FILE
-  kishi weights make-random <shogi|chess> OUT [--seed N] [--spread R]
-  kishi weights annotate FILE --out OUT [--set KEY=TEXT]... [--set-json KEY=JSON]...
-  kishi weights hold FILE [SECONDS]
-  kishi weights eval <shogi|chess> <FILE|default|handset> \"<sfen|fen|startpos>\"
-  kishi weights bench <shogi|chess> <FILE|default|handset> [depth] [threads] [hash-mb]
-  kishi weights evalbench <shogi|chess> <FILE|default|handset> [games]
-FILE: a path or the name of a file in eval_weights/; .xz files are unpacked once into a cache
-";
+/// The weight-file subcommands (`kishi weights --help`).
+#[derive(Debug, Subcommand)]
+#[command(after_help = FILE_NOTE)]
+pub enum WeightsCmd {
+    /// The header, table directory and provenance (no content checks)
+    #[command(after_help = FILE_NOTE)]
+    Inspect { file: PathBuf },
+    /// Every check, including every table's checksum
+    #[command(after_help = FILE_NOTE)]
+    Verify { file: PathBuf },
+    /// A full-size file of random weights (benchmarks and memory measurements)
+    MakeRandom {
+        game: GameName,
+        out: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// the random tables' spread (weights in -R..=R)
+        #[arg(long, value_name = "R", default_value_t = 64,
+              value_parser = clap::value_parser!(i32).range(0..=32_000))]
+        spread: i32,
+    },
+    /// Sets provenance keys and writes the file atomically to --out (the tables stay unchanged)
+    Annotate {
+        file: PathBuf,
+        /// where to write (may be FILE itself)
+        #[arg(long)]
+        out: PathBuf,
+        /// a string value; repeatable
+        #[arg(long = "set", value_name = "KEY=TEXT", value_parser = key_text)]
+        set: Vec<(String, serde_json::Value)>,
+        /// any JSON value; repeatable (applied after the --set keys)
+        #[arg(long = "set-json", value_name = "KEY=JSON", value_parser = key_json)]
+        set_json: Vec<(String, serde_json::Value)>,
+    },
+    /// Maps and checks the file as `isready` does, touches every page, then sleeps (memory
+    /// measurements of several processes)
+    #[command(after_help = FILE_NOTE)]
+    Hold {
+        file: PathBuf,
+        #[arg(default_value_t = 60)]
+        seconds: u64,
+    },
+    /// The static evaluation of a position, by table
+    #[command(after_help = FILE_NOTE)]
+    Eval {
+        game: GameName,
+        /// a weight file, default (the built-in evaluation) or handset (the learner's start)
+        #[arg(value_name = "FILE|default|handset")]
+        which: String,
+        #[arg(value_name = "sfen|fen|startpos")]
+        position: String,
+    },
+    /// The search bench (the positions and code of `kishi bench`) with this evaluation
+    #[command(after_help = FILE_NOTE)]
+    Bench {
+        game: GameName,
+        #[arg(value_name = "FILE|default|handset")]
+        which: String,
+        #[command(flatten)]
+        size: BenchSize,
+    },
+    /// Update+evaluate throughput over random playouts, without search
+    #[command(after_help = FILE_NOTE)]
+    Evalbench {
+        game: GameName,
+        #[arg(value_name = "FILE|default|handset")]
+        which: String,
+        #[arg(default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        games: u64,
+    },
+}
 
-pub fn run(args: &[String]) -> i32 {
-    let rest = args.get(1..).unwrap_or(&[]);
-    let result = match args.first().map(String::as_str) {
-        Some("inspect") => inspect(rest),
-        Some("verify") => verify(rest),
-        Some("make-random") => make_random(rest),
-        Some("annotate") => annotate(rest),
-        Some("hold") => hold(rest),
-        Some("eval") => by_game(
-            rest,
-            eval_cmd::<ShogiPos, Bonanza>,
-            eval_cmd::<ChessPos, ChessFeatures>,
-        ),
-        Some("bench") => by_game(
-            rest,
-            bench::<ShogiPos, Bonanza>,
-            bench::<ChessPos, ChessFeatures>,
-        ),
-        Some("evalbench") => by_game(
-            rest,
-            evalbench::<ShogiPos, Bonanza>,
-            evalbench::<ChessPos, ChessFeatures>,
-        ),
-        _ => Err(USAGE.trim_end().to_string()),
+const FILE_NOTE: &str =
+    "FILE: a path or the name of a file in eval_weights/; .xz files are unpacked once into a cache";
+
+/// `KEY=TEXT` for `--set`: the text becomes a JSON string.
+fn key_text(s: &str) -> Result<(String, serde_json::Value), String> {
+    let (k, v) = split_key(s)?;
+    Ok((k, serde_json::Value::String(v.to_string())))
+}
+
+/// `KEY=JSON` for `--set-json`: the value must parse as JSON.
+fn key_json(s: &str) -> Result<(String, serde_json::Value), String> {
+    let (k, v) = split_key(s)?;
+    let v = serde_json::from_str(v).map_err(|e| format!("{k}: not JSON ({e})"))?;
+    Ok((k, v))
+}
+
+fn split_key(s: &str) -> Result<(String, &str), String> {
+    s.split_once('=')
+        .filter(|(k, _)| !k.is_empty())
+        .map(|(k, v)| (k.to_string(), v))
+        .ok_or_else(|| "expected KEY=VALUE".to_string())
+}
+
+/// Runs one weights subcommand (clap has checked its words); returns the exit code: 0, or 1 with
+/// `error: …` on stderr when the work itself fails (a missing or corrupt file, a bad position).
+pub fn run(cmd: WeightsCmd) -> i32 {
+    let result = match cmd {
+        WeightsCmd::Inspect { file } => inspect(&file),
+        WeightsCmd::Verify { file } => verify(&file),
+        WeightsCmd::MakeRandom {
+            game,
+            out,
+            seed,
+            spread,
+        } => make_random(game, &out, seed, spread),
+        WeightsCmd::Annotate {
+            file,
+            out,
+            set,
+            set_json,
+        } => annotate(&file, &out, set.into_iter().chain(set_json)),
+        WeightsCmd::Hold { file, seconds } => hold(&file, seconds),
+        WeightsCmd::Eval {
+            game,
+            which,
+            position,
+        } => match game {
+            GameName::Shogi => eval_cmd::<ShogiPos, Bonanza>(&which, &position),
+            GameName::Chess => eval_cmd::<ChessPos, ChessFeatures>(&which, &position),
+        },
+        WeightsCmd::Bench { game, which, size } => match game {
+            GameName::Shogi => bench::<ShogiPos, Bonanza>(&which, size),
+            GameName::Chess => bench::<ChessPos, ChessFeatures>(&which, size),
+        },
+        WeightsCmd::Evalbench { game, which, games } => match game {
+            GameName::Shogi => evalbench::<ShogiPos, Bonanza>(&which, games as usize),
+            GameName::Chess => evalbench::<ChessPos, ChessFeatures>(&which, games as usize),
+        },
     };
     match result {
         Ok(()) => 0,
@@ -71,24 +171,7 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-type Cmd = fn(&[String]) -> Result<(), String>;
-
-fn by_game(args: &[String], shogi: Cmd, chess: Cmd) -> Result<(), String> {
-    match args.first().map(String::as_str) {
-        Some("shogi") => shogi(&args[1..]),
-        Some("chess") => chess(&args[1..]),
-        other => Err(format!("expected shogi or chess, got {other:?}\n{USAGE}")),
-    }
-}
-
-fn file_arg(args: &[String]) -> Result<&Path, String> {
-    args.first()
-        .map(Path::new)
-        .ok_or_else(|| format!("missing FILE\n{USAGE}"))
-}
-
-fn inspect(args: &[String]) -> Result<(), String> {
-    let path = file_arg(args)?;
+fn inspect(path: &Path) -> Result<(), String> {
     let map = format::map_file(path)?;
     let h = parse_header(&map).map_err(|e| format!("{}: {e}", path.display()))?;
     println!("file: {}", path.display());
@@ -146,35 +229,11 @@ fn load_any(path: &Path, verify: Verify) -> Result<(String, Weights), String> {
 /// Sets keys of a file's provenance (a string with `--set`, any JSON value with `--set-json`) and
 /// writes the result atomically to `--out` (which may be the file itself): the tables are copied
 /// unchanged, so the weights stay byte-identical and only the provenance and checksums change.
-fn annotate(args: &[String]) -> Result<(), String> {
-    let path = Path::new(args.first().ok_or(USAGE.trim_end())?);
-    let mut out = None;
-    let mut sets: Vec<(String, serde_json::Value)> = Vec::new();
-    let mut rest = args[1..].iter();
-    while let Some(flag) = rest.next() {
-        let value = rest.next().ok_or_else(|| format!("{flag} needs a value"))?;
-        let kv = || {
-            value
-                .split_once('=')
-                .filter(|(k, _)| !k.is_empty())
-                .ok_or_else(|| format!("{flag} {value}: expected KEY=VALUE"))
-        };
-        match flag.as_str() {
-            "--out" => out = Some(Path::new(value)),
-            "--set" => {
-                let (k, v) = kv()?;
-                sets.push((k.into(), serde_json::Value::String(v.into())));
-            }
-            "--set-json" => {
-                let (k, v) = kv()?;
-                let v = serde_json::from_str(v)
-                    .map_err(|e| format!("--set-json {k}: not JSON ({e})"))?;
-                sets.push((k.into(), v));
-            }
-            _ => return Err(format!("unknown option '{flag}'\n{}", USAGE.trim_end())),
-        }
-    }
-    let out = out.ok_or("annotate needs --out OUT")?;
+fn annotate(
+    path: &Path,
+    out: &Path,
+    sets: impl Iterator<Item = (String, serde_json::Value)>,
+) -> Result<(), String> {
     let img = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let header = format::verify_image(&img).map_err(|e| format!("{}: {e}", path.display()))?;
     let (a, b) = (
@@ -203,8 +262,7 @@ fn annotate(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn verify(args: &[String]) -> Result<(), String> {
-    let path = file_arg(args)?;
+fn verify(path: &Path) -> Result<(), String> {
     let t = Instant::now();
     let (game, w) = load_any(path, Verify::All)?;
     println!(
@@ -217,22 +275,7 @@ fn verify(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn opt(args: &[String], name: &str, default: u64) -> Result<u64, String> {
-    match args.iter().position(|a| a == name) {
-        None => Ok(default),
-        Some(i) => args
-            .get(i + 1)
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("{name} needs a number")),
-    }
-}
-
-fn make_random(args: &[String]) -> Result<(), String> {
-    let (Some(game), Some(out)) = (args.first(), args.get(1)) else {
-        return Err(USAGE.trim_end().into());
-    };
-    let seed = opt(args, "--seed", 1)?;
-    let spread = opt(args, "--spread", 64)?.min(32_000) as i32;
+fn make_random(game: GameName, out: &Path, seed: u64, spread: i32) -> Result<(), String> {
     let t = Instant::now();
     /// The provenance of a random file (field order = key order).
     #[derive(serde::Serialize)]
@@ -250,20 +293,20 @@ fn make_random(args: &[String]) -> Result<(), String> {
         spread,
         note: "for benchmarks only",
     });
-    let w = match game.as_str() {
-        "shogi" => Weights::from_params::<ShogiPos, Bonanza>(
+    let w = match game {
+        GameName::Shogi => Weights::from_params::<ShogiPos, Bonanza>(
             &crate::shogi::features::random_params(seed, spread),
             &prov,
         )?,
-        "chess" => Weights::from_params::<ChessPos, ChessFeatures>(
+        GameName::Chess => Weights::from_params::<ChessPos, ChessFeatures>(
             &crate::chess::features::random_params(seed, spread),
             &prov,
         )?,
-        g => return Err(format!("unknown game '{g}'")),
     };
-    w.write(Path::new(out))?;
+    w.write(out)?;
     println!(
-        "wrote {out}: {} bytes ({:.1} MiB) in {:.1} s",
+        "wrote {}: {} bytes ({:.1} MiB) in {:.1} s",
+        out.display(),
         w.image_bytes(),
         w.image_bytes() as f64 / 1048576.0,
         t.elapsed().as_secs_f64()
@@ -271,12 +314,7 @@ fn make_random(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn hold(args: &[String]) -> Result<(), String> {
-    let path = file_arg(args)?;
-    let secs: u64 = match args.get(1) {
-        Some(s) => s.parse().map_err(|_| format!("bad SECONDS '{s}'"))?,
-        None => 60,
-    };
+fn hold(path: &Path, secs: u64) -> Result<(), String> {
     let (_, w) = load_any(path, Verify::Load)?;
     let x = w.touch_all();
     println!(
@@ -314,10 +352,7 @@ fn eval_for<G: Game, F: FeatureSet<G>>(which: &str) -> Result<LinearEval<G, F>, 
     }
 }
 
-fn eval_cmd<G: Game, F: FeatureSet<G>>(args: &[String]) -> Result<(), String> {
-    let (Some(which), Some(text)) = (args.first(), args.get(1)) else {
-        return Err(USAGE.trim_end().into());
-    };
+fn eval_cmd<G: Game, F: FeatureSet<G>>(which: &str, text: &str) -> Result<(), String> {
     let e = eval_for::<G, F>(which)?;
     let pos = G::from_text(text).map_err(|e| e.to_string())?;
     for (name, v) in e.breakdown(&pos) {
@@ -326,20 +361,15 @@ fn eval_cmd<G: Game, F: FeatureSet<G>>(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn bench<G: Game, F: FeatureSet<G>>(args: &[String]) -> Result<(), String>
+fn bench<G: Game, F: FeatureSet<G>>(which: &str, size: BenchSize) -> Result<(), String>
 where
     LinearEval<G, F>: Evaluator<G>,
 {
-    let which = args.first().ok_or(USAGE.trim_end())?;
     let e = eval_for::<G, F>(which)?;
-    let num = |i: usize, d: u64| -> Result<u64, String> {
-        args.get(i).map_or(Ok(d), |s| {
-            s.parse().map_err(|_| format!("bad number '{s}'"))
-        })
-    };
-    let depth = num(1, crate::search::bench::default_depth::<G>() as u64)? as u32;
-    let threads = num(2, 1)?.max(1) as usize;
-    let hash = num(3, 16)?.max(1) as usize;
+    let depth = size
+        .depth
+        .unwrap_or_else(crate::search::bench::default_depth::<G>);
+    let (threads, hash) = (size.threads as usize, size.hash_mb as usize);
     let t = e.weights().touch_all();
     eprintln!(
         "eval: {} ({} bytes touched, {t})",
@@ -352,11 +382,7 @@ where
 }
 
 /// Update + evaluate throughput along random playouts (positions generated before timing).
-fn evalbench<G: Game, F: FeatureSet<G>>(args: &[String]) -> Result<(), String> {
-    let which = args.first().ok_or(USAGE.trim_end())?;
-    let games: usize = args
-        .get(1)
-        .map_or(Ok(200), |s| s.parse().map_err(|_| "bad games".to_string()))?;
+fn evalbench<G: Game, F: FeatureSet<G>>(which: &str, games: usize) -> Result<(), String> {
     let e = eval_for::<G, F>(which)?;
     e.weights().touch_all();
     let mut rng = SplitMix64::new(1);
@@ -408,13 +434,4 @@ fn evalbench<G: Game, F: FeatureSet<G>>(args: &[String]) -> Result<(), String> {
         scratch * 1e9 / plies as f64
     );
     Ok(())
-}
-
-/// Protocol helper: the `eval` console command's text for a position (one line per table).
-pub fn eval_text<G: GameEval>(eval: &G::Eval, pos: &G) -> String {
-    eval.breakdown(pos)
-        .into_iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }

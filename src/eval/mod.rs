@@ -129,6 +129,21 @@ pub fn evaluate_features<G: Game, F: FeatureSet<G>>(params: &[i32], feats: &[(u3
     scale_sum(sum, F::SCALE)
 }
 
+/// Puts a feature list in `FeatureSet::features`' form: sorted by index, one entry per index
+/// (counts added), no zero counts.
+pub fn merge_features(out: &mut Vec<(u32, i32)>) {
+    out.sort_unstable_by_key(|&(i, _)| i);
+    let mut merged: Vec<(u32, i32)> = Vec::with_capacity(out.len());
+    for &(i, c) in out.iter() {
+        match merged.last_mut() {
+            Some(last) if last.0 == i => last.1 += c,
+            _ => merged.push((i, c)),
+        }
+    }
+    merged.retain(|&(_, c)| c != 0);
+    *out = merged;
+}
+
 /// The evaluator each game plays with, so protocol and CLI code can stay generic over `G`.
 pub trait GameEval: Game {
     type Eval: Evaluator<Self> + Clone;

@@ -5,7 +5,8 @@
 //!
 //! The table is here, under the rules interface, because the game supplies the values (its score
 //! scale decides the margins), while `search` reads them by the indices below. Both games have
-//! the same values today, the ones the search had built in.
+//! the same values today, the ones the search had built in. Structural choices (the ordering
+//! score bands, the history table's scale, the quiescence depth cap) stay constants in `search`.
 
 /// One tunable integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,11 +47,44 @@ pub const SEE_DEPTH: usize = 13;
 pub const SEE_MARGIN: usize = 14;
 /// Late move reductions from this depth on.
 pub const LMR_DEPTH: usize = 15;
-/// Aspiration windows from this iteration on, with this first half-width.
+/// Aspiration windows from this iteration on, with this first half-width, doubled after each
+/// failure until it passes the maximum (then the window is full).
 pub const ASPIRATION_DEPTH: usize = 16;
 pub const ASPIRATION_DELTA: usize = 17;
+pub const ASPIRATION_MAX: usize = 18;
+/// The late move reduction table: base/100 + ln(depth)·ln(move number)/(div/100) plies, then one
+/// ply less per history/LMR_HISTORY_DIV of the move's ordering score.
+pub const LMR_BASE: usize = 19;
+pub const LMR_DIV: usize = 20;
+pub const LMR_HISTORY_DIV: usize = 21;
+/// The history bonus of a quiet cut-off move (and malus of the quiets before it):
+/// min(depth², max)·mul.
+pub const HISTORY_BONUS_MUL: usize = 22;
+pub const HISTORY_BONUS_MAX: usize = 23;
+/// From this quiescence depth on, only recaptures on the last move's square are searched.
+pub const QS_RECAPTURE_DEPTH: usize = 24;
+/// Time management (`search::time`): sudden death spends (time − overhead)/moves-to-go plus
+/// inc·percent/100 (times SlowMover), never more than hard_mul times that nor more than
+/// (time − overhead)/cap_div + inc/2; with byoyomi, time/main_div + byoyomi − margin.
+/// At a fixed number of nodes per move these have no effect, so SPSA at fixed nodes leaves them.
+pub const TIME_MOVES_TO_GO: usize = 25;
+pub const TIME_INC_PERCENT: usize = 26;
+pub const TIME_HARD_MUL: usize = 27;
+pub const TIME_CAP_DIV: usize = 28;
+pub const TIME_BYOYOMI_MAIN_DIV: usize = 29;
 /// Number of tunables.
-pub const COUNT: usize = 18;
+pub const COUNT: usize = 30;
+
+/// The parameters that divide: their range must exclude zero.
+const DIVISORS: [usize; 7] = [
+    NMP_DEPTH_DIV,
+    NMP_EVAL_DIV,
+    LMR_DIV,
+    LMR_HISTORY_DIV,
+    TIME_MOVES_TO_GO,
+    TIME_CAP_DIV,
+    TIME_BYOYOMI_MAIN_DIV,
+];
 
 /// The option names in index order (every game's table must list them in this order).
 pub const NAMES: [&str; COUNT] = [
@@ -72,6 +106,18 @@ pub const NAMES: [&str; COUNT] = [
     "LmrDepth",
     "AspirationDepth",
     "AspirationDelta",
+    "AspirationMax",
+    "LmrBase",
+    "LmrDiv",
+    "LmrHistoryDiv",
+    "HistoryBonusMul",
+    "HistoryBonusMax",
+    "QsRecaptureDepth",
+    "TimeMovesToGo",
+    "TimeIncPercent",
+    "TimeHardMul",
+    "TimeCapDiv",
+    "TimeByoyomiMainDiv",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -105,10 +151,33 @@ pub const STANDARD: SearchParamTable = [
     t(LMR_DEPTH, 3, 1, 8, 1),
     t(ASPIRATION_DEPTH, 5, 1, 12, 1),
     t(ASPIRATION_DELTA, 25, 5, 200, 5),
+    t(ASPIRATION_MAX, 1000, 100, 4000, 100),
+    t(LMR_BASE, 75, 0, 200, 10),
+    t(LMR_DIV, 225, 100, 500, 15),
+    t(LMR_HISTORY_DIV, 8192, 1024, 32768, 512),
+    t(HISTORY_BONUS_MUL, 16, 4, 64, 2),
+    t(HISTORY_BONUS_MAX, 400, 64, 1600, 32),
+    t(QS_RECAPTURE_DEPTH, 4, 1, 16, 1),
+    t(TIME_MOVES_TO_GO, 30, 10, 80, 2),
+    t(TIME_INC_PERCENT, 75, 0, 100, 5),
+    t(TIME_HARD_MUL, 5, 1, 10, 1),
+    t(TIME_CAP_DIV, 3, 2, 10, 1),
+    t(TIME_BYOYOMI_MAIN_DIV, 30, 5, 80, 2),
 ];
 
-/// Whether a table is well-formed: the names in index order, each default inside its range and
-/// every step positive.
+/// A table's defaults, indexed like the table (what the search reads when nothing is tuned).
+pub const fn defaults(table: &SearchParamTable) -> [i32; COUNT] {
+    let mut v = [0; COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        v[i] = table[i].default;
+        i += 1;
+    }
+    v
+}
+
+/// Whether a table is well-formed: the names in index order, each default inside its range,
+/// every step positive, and no divisor able to be zero.
 pub fn check(table: &SearchParamTable) -> Result<(), String> {
     for (i, p) in table.iter().enumerate() {
         if p.name != NAMES[i] {
@@ -119,6 +188,12 @@ pub fn check(table: &SearchParamTable) -> Result<(), String> {
         }
         if !(p.min <= p.default && p.default <= p.max) || p.step <= 0 {
             return Err(format!("'{}': bad range or step {p:?}", p.name));
+        }
+        if DIVISORS.contains(&i) && p.min < 1 {
+            return Err(format!(
+                "'{}' divides: its minimum must be at least 1",
+                p.name
+            ));
         }
     }
     Ok(())
@@ -150,12 +225,41 @@ mod tests {
             (6, 120, 90)
         );
         assert_eq!((d(SEE_DEPTH), d(SEE_MARGIN), d(LMR_DEPTH)), (6, 100, 3));
-        assert_eq!((d(ASPIRATION_DEPTH), d(ASPIRATION_DELTA)), (5, 25));
+        assert_eq!(
+            (d(ASPIRATION_DEPTH), d(ASPIRATION_DELTA), d(ASPIRATION_MAX)),
+            (5, 25, 1000)
+        );
+        assert_eq!(
+            (d(LMR_BASE), d(LMR_DIV), d(LMR_HISTORY_DIV)),
+            (75, 225, 8192)
+        );
+        assert_eq!(
+            (
+                d(HISTORY_BONUS_MUL),
+                d(HISTORY_BONUS_MAX),
+                d(QS_RECAPTURE_DEPTH)
+            ),
+            (16, 400, 4)
+        );
+        assert_eq!(
+            (
+                d(TIME_MOVES_TO_GO),
+                d(TIME_INC_PERCENT),
+                d(TIME_HARD_MUL),
+                d(TIME_CAP_DIV),
+                d(TIME_BYOYOMI_MAIN_DIV)
+            ),
+            (30, 75, 5, 3, 30)
+        );
+        assert_eq!(defaults(&STANDARD)[LMR_HISTORY_DIV], 8192);
         let mut bad = STANDARD;
         bad[3].name = "RfpDepth";
         assert!(check(&bad).is_err());
         let mut bad = STANDARD;
         bad[0].default = 99;
         assert!(check(&bad).is_err());
+        let mut bad = STANDARD;
+        bad[LMR_DIV].min = 0;
+        assert!(check(&bad).unwrap_err().contains("LmrDiv"));
     }
 }

@@ -82,7 +82,29 @@ struct Cursor<'a> {
     name: String,
 }
 
-impl Cursor<'_> {
+/// A file's bytes and its name for error messages.
+fn read_file(path: &Path) -> Result<(Vec<u8>, String), String> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    Ok((bytes, name))
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor after the file's magic bytes, which must be `magic` (else "not a kishi `what`").
+    fn open(b: &'a [u8], name: String, magic: &[u8], what: &str) -> Result<Self, String> {
+        let mut c = Cursor { b, at: 0, name };
+        if c.take(magic.len())? != magic {
+            return Err(format!("{}: not a kishi {what}", c.name));
+        }
+        Ok(c)
+    }
+    /// Every byte must have been read.
+    fn finish(&self) -> Result<(), String> {
+        if self.at != self.b.len() {
+            return Err(format!("{}: trailing bytes", self.name));
+        }
+        Ok(())
+    }
     fn take(&mut self, n: usize) -> Result<&[u8], String> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.b.len());
         match end {
@@ -153,16 +175,8 @@ impl Checkpoint {
     }
 
     pub fn read(path: &Path) -> Result<Checkpoint, String> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-        let mut c = Cursor {
-            b: &bytes,
-            at: 0,
-            name: name.clone(),
-        };
-        if c.take(8)? != CKPT_MAGIC {
-            return Err(format!("{name}: not a kishi learner checkpoint"));
-        }
+        let (bytes, name) = read_file(path)?;
+        let mut c = Cursor::open(&bytes, name.clone(), CKPT_MAGIC, "learner checkpoint")?;
         let v = c.u32()?;
         if v != VERSION && v != 2 {
             return Err(format!(
@@ -192,9 +206,7 @@ impl Checkpoint {
         } else {
             (BestSoFar::default(), [f64::NAN, 0.0, 0.0])
         };
-        if c.at != bytes.len() {
-            return Err(format!("{name}: trailing bytes"));
-        }
+        c.finish()?;
         Ok(Checkpoint {
             iteration,
             rng,
@@ -216,16 +228,8 @@ pub fn write_params(path: &Path, params: &[i32]) -> Result<(), String> {
 }
 
 pub fn read_params(path: &Path, expected: usize) -> Result<Vec<i32>, String> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-    let mut c = Cursor {
-        b: &bytes,
-        at: 0,
-        name: name.clone(),
-    };
-    if c.take(8)? != PARAMS_MAGIC {
-        return Err(format!("{name}: not a kishi params file"));
-    }
+    let (bytes, name) = read_file(path)?;
+    let mut c = Cursor::open(&bytes, name.clone(), PARAMS_MAGIC, "params file")?;
     let v = c.params()?;
     if v.len() != expected {
         return Err(format!(
@@ -233,9 +237,7 @@ pub fn read_params(path: &Path, expected: usize) -> Result<Vec<i32>, String> {
             v.len()
         ));
     }
-    if c.at != bytes.len() {
-        return Err(format!("{name}: trailing bytes"));
-    }
+    c.finish()?;
     Ok(v)
 }
 

@@ -33,3 +33,12 @@ pub use method::{LearningMethod, UpdateInfo};
 pub use objective::{l1_term, objective, Objective};
 pub use step1::{build_eval, step1, Child, PositionData, Step1Stats};
 pub use update::grid_update;
+
+/// The results of a scope's worker threads, in order. A worker's panic is a bug: it is passed on
+/// rather than learning from partial results.
+fn join_all<T>(handles: Vec<crossbeam::thread::ScopedJoinHandle<'_, T>>) -> Vec<T> {
+    handles
+        .into_iter()
+        .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        .collect()
+}

@@ -81,11 +81,7 @@ pub fn objective_with(
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            // A worker's panic is a bug: pass it on rather than learn from partial results.
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+        super::join_all(handles)
     })
     .unwrap_or_default();
     let mut total = Objective {

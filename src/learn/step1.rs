@@ -355,11 +355,7 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
                     .expect("spawning a learner thread")
             })
             .collect();
-        handles
-            .into_iter()
-            // A worker's panic is a bug: pass it on rather than learn from partial results.
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+        super::join_all(handles)
     })
     .unwrap_or_default();
     let mut blocks_done = Vec::with_capacity(blocks);

@@ -130,6 +130,16 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
+    /// The values of the game's search parameters (`game::search_params`): the options' in a
+    /// `tune` build when set, else the game's defaults.
+    pub fn values<G: Game>(&self) -> [i32; crate::game::search_params::COUNT] {
+        #[cfg(feature = "tune")]
+        if let Some(v) = self.tuned {
+            return v;
+        }
+        crate::game::search_params::defaults(&G::SEARCH_PARAMS)
+    }
+
     /// Full-width search (plus quiescence): no pruning that depends on the evaluation, for the
     /// learner's PV leaves. SEE pruning stays on: it uses fixed piece values, not the weights, and
     /// without it the shogi quiescence search explodes (every capture sequence, promotions too).
@@ -314,7 +324,8 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
     /// `ponderhit`). The time limits are computed afresh for `side`, the side to move at the root;
     /// without this a ponder search started without a clock would never stop on its own.
     pub fn ponderhit_with_clock(&self, clock: &Clock, side: crate::game::Side) {
-        let b = time::budget(clock, side, &self.config.time);
+        let params = self.config.params.values::<G>();
+        let b = time::budget(clock, side, &self.config.time, &params);
         self.shared.soft_ms.store(b.soft_ms, Ordering::Relaxed);
         self.shared.hard_ms.store(b.hard_ms, Ordering::Relaxed);
         self.ponderhit();
@@ -393,7 +404,9 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
             .store(limits.nodes.unwrap_or(u64::MAX), Ordering::Relaxed);
         let (mut soft, mut hard) = (u64::MAX, u64::MAX);
         if let Some(clock) = &limits.clock {
-            let b = time::budget(clock, history.current().side_to_move(), &self.config.time);
+            let params = self.config.params.values::<G>();
+            let side = history.current().side_to_move();
+            let b = time::budget(clock, side, &self.config.time, &params);
             soft = b.soft_ms;
             hard = b.hard_ms;
         }

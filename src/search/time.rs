@@ -3,6 +3,9 @@
 //! sudden death with increment, moves-to-go, and shogi byoyomi.
 
 use super::{Clock, TimeOptions};
+use crate::game::search_params::{
+    COUNT, TIME_BYOYOMI_MAIN_DIV, TIME_CAP_DIV, TIME_HARD_MUL, TIME_INC_PERCENT, TIME_MOVES_TO_GO,
+};
 use crate::game::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,8 +17,11 @@ pub struct TimeBudget {
 }
 
 /// Computes the budget for the side to move. Every margin is taken off the hard limit so the move
-/// arrives before the flag falls, even when the GUI or server adds delay.
-pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions) -> TimeBudget {
+/// arrives before the flag falls, even when the GUI or server adds delay. `params` are the search
+/// parameters (`game::search_params`), of which the `TIME_*` ones are read here.
+pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions, params: &[i32; COUNT]) -> TimeBudget {
+    // The table keeps every value inside its range (divisors at least 1); max(1) guards anyway.
+    let p = |i: usize| params[i].max(0) as u64;
     let s = side.index();
     let time = clock.time_ms[s];
     let inc = clock.inc_ms[s];
@@ -35,21 +41,24 @@ pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions) -> TimeBudget {
         let soft = if time == 0 {
             hard
         } else {
-            (time / 30 + byoyomi).saturating_sub(margin) * slow / 100
+            (time / p(TIME_BYOYOMI_MAIN_DIV).max(1) + byoyomi).saturating_sub(margin) * slow / 100
         };
         (soft.min(hard), hard)
     } else {
         // Sudden death (with increment, or with moves to go).
-        let mtg = clock.movestogo.map_or(30, |m| m.clamp(1, 50)) as u64;
+        let mtg = clock
+            .movestogo
+            .map_or(p(TIME_MOVES_TO_GO), |m| m.clamp(1, 50) as u64)
+            .max(1);
         let usable = time.saturating_sub(overhead);
-        let soft = (usable / mtg + inc * 3 / 4) * slow / 100;
+        let soft = (usable / mtg + inc * p(TIME_INC_PERCENT) / 100) * slow / 100;
         // Never plan to use more than a fraction of what is left.
         let cap = if clock.movestogo == Some(1) {
             usable * 9 / 10
         } else {
-            usable / 3 + inc / 2
+            usable / p(TIME_CAP_DIV).max(1) + inc / 2
         };
-        let hard = (soft * 5).min(cap).min(usable);
+        let hard = (soft * p(TIME_HARD_MUL)).min(cap).min(usable);
         (soft.min(hard), hard)
     };
     let hard = hard.max(min_think.min(time + byoyomi + inc)).max(1);
@@ -63,6 +72,11 @@ pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions) -> TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::search_params::{defaults, STANDARD};
+
+    fn budget(clock: &Clock, side: Side, opts: &TimeOptions) -> TimeBudget {
+        super::budget(clock, side, opts, &defaults(&STANDARD))
+    }
 
     fn opts() -> TimeOptions {
         TimeOptions {

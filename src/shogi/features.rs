@@ -226,16 +226,7 @@ impl FeatureSet<ShogiPos> for Bonanza {
             let idx = OFF_KKP + kkp_param(k as usize, k2 as usize, l as usize);
             out.push((idx as u32, sign));
         }
-        out.sort_unstable_by_key(|&(i, _)| i);
-        let mut merged: Vec<(u32, i32)> = Vec::with_capacity(out.len());
-        for &(i, c) in out.iter() {
-            match merged.last_mut() {
-                Some(last) if last.0 == i => last.1 += c,
-                _ => merged.push((i, c)),
-            }
-        }
-        merged.retain(|&(_, c)| c != 0);
-        *out = merged;
+        crate::eval::merge_features(out);
     }
 
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String> {

@@ -15,7 +15,9 @@ use super::ordering::{self, OrderingTables};
 use super::tt::{Bound, TranspositionTable};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
-use crate::game::search_params::{ASPIRATION_DELTA, ASPIRATION_DEPTH};
+use crate::game::search_params::{
+    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, LMR_BASE, LMR_DIV,
+};
 use crate::game::*;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -118,7 +120,7 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     pub draw_value: i32,
     pub rules: RuleOptions,
     pub root_moves: Vec<RootMove<G::Move>>,
-    lmr: &'static [[u8; 64]; 64],
+    lmr: &'static pruning::LmrTable,
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
@@ -150,7 +152,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             draw_value: 0,
             rules: RuleOptions::default(),
             root_moves: Vec::new(),
-            lmr: pruning::lmr_table(),
+            lmr: pruning::lmr_table(
+                pruning::param::<G>(&params, LMR_BASE),
+                pruning::param::<G>(&params, LMR_DIV),
+            ),
         }
     }
 
@@ -309,6 +314,23 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         None
     }
 
+    /// The move and score buffers of `ply`, emptied (a node reuses their capacity instead of
+    /// allocating); every return of the node hands them back with `give_back_bufs`.
+    #[inline]
+    fn take_bufs(&mut self, ply: usize) -> (Vec<G::Move>, Vec<i32>) {
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        moves.clear();
+        scores.clear();
+        (moves, scores)
+    }
+
+    #[inline]
+    fn give_back_bufs(&mut self, ply: usize, moves: Vec<G::Move>, scores: Vec<i32>) {
+        self.move_bufs[ply] = moves;
+        self.score_bufs[ply] = scores;
+    }
+
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (lo, hi) = self.pv.split_at_mut(ply + 1);
         let dst = &mut lo[ply];
@@ -434,7 +456,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         break;
                     }
                     delta += delta;
-                    if delta > 1000 {
+                    if delta > self.sp(ASPIRATION_MAX) {
                         alpha = -INFINITE;
                         beta = INFINITE;
                     }

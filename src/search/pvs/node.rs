@@ -7,6 +7,7 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
+use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL};
 use crate::game::*;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
@@ -103,13 +104,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
-        moves.clear();
+        let (mut moves, mut scores) = self.take_bufs(ply);
         self.positions[ply].legal_moves(&mut moves);
         if moves.is_empty() {
-            self.move_bufs[ply] = moves;
-            self.score_bufs[ply] = scores;
+            self.give_back_bufs(ply, moves, scores);
             return match self.positions[ply].position_outcome() {
                 Some(Outcome::Draw(_)) => self.draw_score(ply),
                 _ => mated_in(ply),
@@ -191,8 +189,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
             self.pop();
             if self.shared.stopped() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
+                self.give_back_bufs(ply, moves, scores);
                 return 0;
             }
             if score > best {
@@ -208,7 +205,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                                 k[1] = k[0];
                                 k[0] = code;
                             }
-                            let bonus = (depth * depth).min(400) * 16;
+                            let bonus = (depth * depth).min(self.sp(HISTORY_BONUS_MAX))
+                                * self.sp(HISTORY_BONUS_MUL);
                             self.tables.update_history(hist_idx, bonus);
                             for &q in &quiet_hist[..n_quiets] {
                                 self.tables.update_history(q, -bonus);
@@ -228,8 +226,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 n_quiets += 1;
             }
         }
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
+        self.give_back_bufs(ply, moves, scores);
         if best == -INFINITE {
             // Every move was pruned: fail low at alpha.
             return alpha;

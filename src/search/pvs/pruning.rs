@@ -8,16 +8,25 @@ use super::Searcher;
 use crate::eval::Evaluator;
 use crate::game::search_params::*;
 use crate::game::Game;
+use crate::search::SearchParams;
+
+/// Search parameter `i` (an index of `game::search_params`) under `params`: the game's constant
+/// in a normal build, so the compiler folds it into the code.
+#[inline(always)]
+pub(super) fn param<G: Game>(params: &SearchParams, i: usize) -> i32 {
+    #[cfg(feature = "tune")]
+    if let Some(v) = &params.tuned {
+        return v[i];
+    }
+    let _ = params;
+    G::SEARCH_PARAMS[i].default
+}
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Search parameter `i` (an index of `game::search_params`).
     #[inline(always)]
     pub(super) fn sp(&self, i: usize) -> i32 {
-        #[cfg(feature = "tune")]
-        if let Some(v) = &self.params.tuned {
-            return v[i];
-        }
-        G::SEARCH_PARAMS[i].default
+        param::<G>(&self.params, i)
     }
 
     /// Reverse futility: the static evaluation beats beta by a depth-scaled margin.
@@ -115,7 +124,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if mscore >= ordering::SCORE_COUNTER {
             r -= 1;
         } else {
-            r -= mscore / 8192;
+            r -= mscore / self.sp(LMR_HISTORY_DIV);
         }
         r.clamp(0, new_depth - 1)
     }
@@ -136,17 +145,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 }
 
-/// Late-move-reduction table: 0.75 + ln(depth)·ln(move number)/2.25, computed once.
-pub(super) fn lmr_table() -> &'static [[u8; 64]; 64] {
-    static TABLE: std::sync::OnceLock<[[u8; 64]; 64]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0u8; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
-                *r = v.clamp(0.0, 40.0) as u8;
-            }
+/// A late-move-reduction table by depth and move number.
+pub(super) type LmrTable = [[u8; 64]; 64];
+
+/// The late-move-reduction table base/100 + ln(depth)·ln(move number)/(div/100) (the defaults:
+/// 0.75 + ln·ln/2.25), computed once per pair of values and kept for the process: a normal build
+/// has one pair, a `tune` build one per pair the tuner tries (4 KiB each). Searchers are built
+/// per search and per learner leaf, too often to recompute the logarithms each time.
+pub(super) fn lmr_table(base: i32, div: i32) -> &'static LmrTable {
+    type Cache = Vec<((i32, i32), &'static LmrTable)>;
+    static CACHE: std::sync::Mutex<Cache> = std::sync::Mutex::new(Vec::new());
+    // A poisoned lock only means another thread panicked mid-push; the entries are still valid.
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, t)) = cache.iter().find(|(k, _)| *k == (base, div)) {
+        return t;
+    }
+    let (b, q) = (base as f64 / 100.0, div.max(1) as f64 / 100.0);
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let v = b + (d as f64).ln() * (m as f64).ln() / q;
+            *r = v.clamp(0.0, 40.0) as u8;
         }
-        t
-    })
+    }
+    let t: &'static LmrTable = Box::leak(Box::new(t));
+    cache.push(((base, div), t));
+    t
 }

@@ -5,14 +5,11 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::Searcher;
 use crate::eval::Evaluator;
+use crate::game::search_params::QS_RECAPTURE_DEPTH;
 use crate::game::*;
 
+/// A safety cap on the quiescence depth (captures run out long before it).
 const QS_MAX_DEPTH: usize = 32;
-/// From this quiescence depth on, only recaptures on the square of the last move are searched.
-/// Without it, positions with several independent even trades (common in shogi, and everywhere
-/// while the learner starts from equal piece values) search every order of the trades, and a
-/// single learner search could take seconds.
-const QS_RECAPTURES_ONLY: usize = 4;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Quiescence search: stand pat, then captures and promotions (all evasions when in check).
@@ -58,15 +55,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
-        moves.clear();
-        scores.clear();
+        let (mut moves, mut scores) = self.take_bufs(ply);
         if in_check {
             self.positions[ply].legal_moves(&mut moves);
             if moves.is_empty() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
+                self.give_back_bufs(ply, moves, scores);
                 return mated_in(ply);
             }
         } else {
@@ -84,12 +77,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         let mut best_code = 0;
+        let recapture_depth = self.sp(QS_RECAPTURE_DEPTH).max(0) as usize;
         let mut i = 0;
         while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
         {
             i += 1;
             let to = G::move_to(mv);
-            if !in_check && qdepth >= QS_RECAPTURES_ONLY && to != self.qs_to[ply] {
+            // From QsRecaptureDepth on, only recaptures on the square of the last move. Without
+            // it, positions with several independent even trades (common in shogi, and everywhere
+            // while the learner starts from equal piece values) search every order of the trades,
+            // and a single learner search could take seconds.
+            if !in_check && qdepth >= recapture_depth && to != self.qs_to[ply] {
                 continue;
             }
             if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
@@ -100,8 +98,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop();
             if self.shared.stopped() {
-                self.move_bufs[ply] = moves;
-                self.score_bufs[ply] = scores;
+                self.give_back_bufs(ply, moves, scores);
                 return 0;
             }
             if score > best {
@@ -116,8 +113,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
             }
         }
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
+        self.give_back_bufs(ply, moves, scores);
         self.store_tt(key, best, beta, best_code, stand, -1, ply);
         best
     }

@@ -2,7 +2,9 @@
 //! cleared only where a leaf touched it, with a bitmap of the touched indices. A reuse pass then
 //! costs O(features in the stored leaves) instead of O(learned weights): e_ABCD has 46.7M learned
 //! weights, and clearing, merging and scanning dense vectors of that size took about 10 s a pass
-//! whatever the number of positions.
+//! whatever the number of positions. The objective writes `values_mut()` directly and names the
+//! touched indices afterwards (the features present in the leaf store), which keeps the per-feature
+//! inner loop as cheap as the dense one.
 //!
 //! The buffers live across the reuse passes and iterations of a run (allocated once, zero pages
 //! cost nothing until touched). Values are accumulated in the same order as the dense reference
@@ -47,17 +49,6 @@ impl SparseGrad {
         self.values[i] += v;
     }
 
-    /// `values[i] -= v`, marking `i` touched (the objective's form: the same rounding as `-=`).
-    #[inline]
-    pub fn sub(&mut self, i: usize, v: f64) {
-        let (word, bit) = (i / 64, 1u64 << (i % 64));
-        if self.bits[word] & bit == 0 {
-            self.bits[word] |= bit;
-            self.touched.push(i as u32);
-        }
-        self.values[i] -= v;
-    }
-
     /// Sorts the touched indices (after the last `add`; `touched()` is sorted from here on).
     pub fn finish(&mut self) {
         if self.touched.len() > self.bits.len() {
@@ -83,6 +74,24 @@ impl SparseGrad {
     /// The touched indices, sorted once `finish` ran.
     pub fn touched(&self) -> &[u32] {
         &self.touched
+    }
+
+    /// The values, for a caller that keeps track of the touched indices itself and hands them
+    /// over with `set_touched` (the objective: it knows them from the leaf store).
+    pub fn values_mut(&mut self) -> &mut [f64] {
+        &mut self.values
+    }
+
+    /// Declares the touched indices: sorted, duplicate-free, covering every non-zero value.
+    pub fn set_touched(&mut self, sorted: &[u32]) {
+        for &i in &self.touched {
+            self.bits[i as usize / 64] = 0;
+        }
+        self.touched.clear();
+        self.touched.extend_from_slice(sorted);
+        for &i in sorted {
+            self.bits[i as usize / 64] |= 1 << (i % 64);
+        }
     }
 
     /// Back to all zeros, in O(touched).

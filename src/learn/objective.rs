@@ -127,7 +127,14 @@ pub fn objective_store(
     let n = store.len();
     let chunk = n.div_ceil(threads).max(1);
     let scale = scale as f64;
+    let features = store.features();
+    if features.last().is_some_and(|&i| i as usize >= w.len()) {
+        return Err("leaf store: a feature index beyond the learned weights".into());
+    }
     for g in grads.iter_mut() {
+        if g.len() != w.len() {
+            return Err("gradient buffer of the wrong size".into());
+        }
         g.clear();
     }
     let parts: Vec<Result<(f64, u64), String>> = crossbeam::scope(|scope| {
@@ -138,6 +145,7 @@ pub fn objective_store(
             .map(|(k, grad)| {
                 scope.spawn(move |_| {
                     let (mut j, mut pairs) = (0.0, 0u64);
+                    let values = grad.values_mut();
                     store.visit(k * chunk, n.min((k + 1) * chunk), |r| {
                         for _ in 0..r.children()? {
                             pairs += 1;
@@ -157,7 +165,7 @@ pub fn objective_store(
                                     if dt != 0.0 {
                                         let k = dt / scale;
                                         for &(i, c) in &r.feats {
-                                            grad.sub(i as usize, k * c as f64);
+                                            values[i as usize] -= k * c as f64;
                                         }
                                     }
                                 }
@@ -182,11 +190,19 @@ pub fn objective_store(
         j += pj;
         pairs += pp;
     }
+    // Sum the workers' parts in worker order, as the dense path does (0.0 + p0 + p1 …: a
+    // worker's part is never −0.0, so starting from p0 gives the same bits).
     if let Some((first, rest)) = grads.split_first_mut() {
+        let total = first.values_mut();
         for g in rest.iter() {
-            first.absorb(g);
+            let part = g.values();
+            for &i in features {
+                total[i as usize] += part[i as usize];
+            }
         }
-        first.finish();
+    }
+    for g in grads.iter_mut() {
+        g.set_touched(features);
     }
     Ok((j, pairs))
 }

@@ -32,19 +32,11 @@ pub fn grid_update(
 ) -> UpdateInfo {
     let mut info = constrained_update(w, grad, learned, cfg, rng);
     let (ca, cb) = learned.constrained.unwrap_or((0, 0));
-    for i in 0..w.len() {
+    for (i, &d) in grad.iter().enumerate().take(w.len()) {
         if i >= ca && i < cb {
             continue;
         }
-        step_weight(
-            w,
-            i,
-            grad[i],
-            learned.is_regularized(i),
-            cfg,
-            rng,
-            &mut info,
-        );
+        step_weight(w, i, d, learned.is_regularized(i), cfg, rng, &mut info);
     }
     info
 }
@@ -89,7 +81,7 @@ pub fn grid_update_sparse(
         while t < regs.len() && i >= regs[t].1 {
             t += 1;
         }
-        let regularized = regs.get(t).map_or(true, |r| r.2 || i < r.0);
+        let regularized = regs.get(t).is_none_or(|r| r.2 || i < r.0);
         step_weight(w, i, values[i], regularized, cfg, rng, &mut info);
     }
     nonzero.clear();

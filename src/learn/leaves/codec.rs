@@ -100,8 +100,20 @@ impl<'a> Reader<'a> {
         self.feats
     }
 
-    #[inline]
+    #[inline(always)]
     fn varint(&mut self) -> Result<u64, String> {
+        // Most values (coefficients, short index gaps) take one byte.
+        if let Some(&byte) = self.b.get(self.at) {
+            if byte < 0x80 {
+                self.at += 1;
+                return Ok(u64::from(byte));
+            }
+        }
+        self.varint_long()
+    }
+
+    #[inline(never)]
+    fn varint_long(&mut self) -> Result<u64, String> {
         let mut v = 0u64;
         let mut shift = 0;
         loop {

@@ -22,6 +22,8 @@ pub struct EncodedBlock {
     bytes: Vec<u8>,
     /// Start of each position in `bytes`, and the end.
     offsets: Vec<u32>,
+    /// The features the block's leaves use, sorted, each once.
+    feats: Vec<u32>,
 }
 
 impl EncodedBlock {
@@ -30,13 +32,21 @@ impl EncodedBlock {
         let mut b = EncodedBlock {
             bytes: Vec::new(),
             offsets: Vec::with_capacity(positions.len() + 1),
+            feats: Vec::new(),
         };
         for p in positions {
             b.offsets.push(b.bytes.len() as u32);
             codec::encode_position(p, &mut b.bytes);
+            for c in &p.children {
+                if let super::step1::Child::Window(leaf) = c {
+                    b.feats.extend(leaf.feats.iter().map(|f| f.0));
+                }
+            }
         }
         b.offsets.push(b.bytes.len() as u32);
         b.bytes.shrink_to_fit();
+        b.feats.sort_unstable();
+        b.feats.dedup();
         b
     }
 }
@@ -70,6 +80,10 @@ pub struct LeafStore {
     scratch_path: PathBuf,
     scratch: Option<File>,
     error: Option<String>,
+    /// Bitmap of the features any stored leaf uses, and (after `finish`) their sorted list: the
+    /// indices a gradient pass can touch.
+    feature_bits: Vec<u64>,
+    features: Vec<u32>,
 }
 
 impl LeafStore {
@@ -86,6 +100,8 @@ impl LeafStore {
             scratch_path: scratch_path.to_path_buf(),
             scratch: None,
             error: None,
+            feature_bits: Vec::new(),
+            features: Vec::new(),
         }
     }
 
@@ -97,6 +113,8 @@ impl LeafStore {
         self.mem_bytes = 0;
         self.file_bytes = 0;
         self.error = None;
+        self.feature_bits.fill(0);
+        self.features.clear();
         if let Some(f) = &mut self.scratch {
             f.set_len(0)
                 .and_then(|_| f.seek(SeekFrom::Start(0)).map(|_| ()))
@@ -109,6 +127,15 @@ impl LeafStore {
     pub fn insert(&mut self, b: usize, block: EncodedBlock) {
         if self.error.is_some() {
             return;
+        }
+        if let Some(&last) = block.feats.last() {
+            let words = last as usize / 64 + 1;
+            if self.feature_bits.len() < words {
+                self.feature_bits.resize(words, 0);
+            }
+        }
+        for &i in &block.feats {
+            self.feature_bits[i as usize / 64] |= 1 << (i % 64);
         }
         let len = block.bytes.len() as u64;
         let loc = if self.mem_bytes + len <= self.budget {
@@ -176,7 +203,20 @@ impl LeafStore {
             self.blocks.push(b);
         }
         self.positions = first;
+        self.features.clear();
+        for (w, &word) in self.feature_bits.iter().enumerate() {
+            let mut b = word;
+            while b != 0 {
+                self.features.push((w * 64) as u32 + b.trailing_zeros());
+                b &= b - 1;
+            }
+        }
         Ok(())
+    }
+
+    /// The features the stored leaves use, sorted (after `finish`).
+    pub fn features(&self) -> &[u32] {
+        &self.features
     }
 
     /// Positions stored (after `finish`).
@@ -275,7 +315,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("bad byte count '{s}' (e.g. 8G, 512M, 100000)"))?;
     let bytes = v * mult as f64;
-    if !(bytes.is_finite() && bytes >= 1.0 && bytes < 1.8e19) {
+    if !(1.0..1.8e19).contains(&bytes) {
         return Err(format!("bad byte count '{s}' (e.g. 8G, 512M, 100000)"));
     }
     Ok(bytes as u64)

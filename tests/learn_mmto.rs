@@ -2,10 +2,14 @@
 //! differences with the PV leaves held fixed; the constrained piece-value sum never changes; L1
 //! drives weights of features that never occur to zero; one thread and a fixed seed give identical
 //! weight files; a run resumed from its checkpoint ends identical to an uninterrupted one;
-//! malformed records are skipped and reported.
+//! malformed records are skipped and reported; the sparse gradient and update equal the dense
+//! ones bit for bit; the scratch-file leaf store learns what the in-memory one does, and resumes
+//! exactly.
 
 use kishi::eval::FeatureSet;
 use kishi::learn::dataset::{self, DataOptions, Rng};
+use kishi::learn::grad::SparseGrad;
+use kishi::learn::leaves::{EncodedBlock, LeafStore};
 use kishi::learn::{self, LearnConfig, Learned, Method, Step};
 use kishi::learn::{run, LearnArgs};
 use kishi::shogi::features::Bonanza;
@@ -363,5 +367,209 @@ fn patience_without_a_test_set_and_a_bad_init_file_are_refused_before_learning()
     .unwrap_err();
     assert!(e.contains("bad.kwt"), "{e}");
     assert!(!base.join("i").join("metrics.jsonl").exists());
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+/// A metrics line without its clock readings.
+fn metrics_without_times(dir: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(o) = v.as_object_mut() {
+                o.retain(|k, _| {
+                    !k.starts_with("seconds") && k != "unix_time" && k != "positions_per_second"
+                });
+            }
+            v
+        })
+        .collect()
+}
+
+/// Leaves of e_AB step 1 on a few positions, and weights with non-zero KP entries scattered over
+/// the table (so L1 moves weights no leaf touches).
+fn e_ab_leaves(dir: &Path) -> (Learned, Vec<learn::PositionData>, Vec<i32>) {
+    let s = samples(dir, 120);
+    let learned = Learned::select::<ShogiPos, Bonanza>(&["A".into(), "B".into()], true).unwrap();
+    let mut params = material_500();
+    let mut rng = Rng(99);
+    for _ in 0..3000 {
+        let i = 13 + rng.below((learned.n_local - 13) as u64) as usize;
+        params[learned.global(i)] = rng.below(7) as i32 - 3;
+    }
+    let eval = learn::build_eval::<ShogiPos, Bonanza>(&params, "{}").unwrap();
+    let (data, stats) =
+        learn::step1::<ShogiPos, Bonanza>(&s, &params, &learned, &cfg(), &eval, true, &|_| {});
+    assert!(stats.in_window > 500, "{stats:?}");
+    let w = (0..learned.n_local)
+        .map(|l| params[learned.global(l)])
+        .collect();
+    (learned, data, w)
+}
+
+/// The leaves in a store with a memory budget of `budget` bytes (0: all in the scratch file).
+fn store_of(data: &[learn::PositionData], budget: u64, scratch: &Path) -> LeafStore {
+    let mut store = LeafStore::new(budget, scratch);
+    // Blocks inserted out of order, as step 1's workers do.
+    let blocks: Vec<_> = data.chunks(16).enumerate().collect();
+    for (b, chunk) in blocks.into_iter().rev() {
+        store.insert(b, EncodedBlock::encode(chunk));
+    }
+    store.finish().unwrap();
+    assert_eq!(store.len(), data.len());
+    store
+}
+
+#[test]
+fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
+    let dir = tmpdir("sparse");
+    let (learned, data, w0) = e_ab_leaves(&dir);
+    let scratch = dir.join("leaves.scratch");
+    let in_memory = store_of(&data, u64::MAX, &dir.join("unused.scratch"));
+    let on_file = store_of(&data, 0, &scratch);
+    assert_eq!(in_memory.bytes().1, 0);
+    assert!(on_file.bytes().0 == 0 && on_file.bytes().1 == in_memory.bytes().0);
+    assert!(scratch.exists());
+    // Part in memory, part in a file.
+    let total = in_memory.bytes().0;
+    let half = store_of(&data, total / 2, &dir.join("half.scratch"));
+    assert!(half.bytes().0 > 0 && half.bytes().1 > 0 && half.bytes().0 + half.bytes().1 == total);
+    let mut c = cfg();
+    c.step = Step::Random;
+    let method = kishi::learn::method::for_config(&c);
+    for threads in [1, 2, 3] {
+        c.threads = threads;
+        let mut grads: Vec<SparseGrad> = (0..threads)
+            .map(|_| SparseGrad::new(learned.n_local))
+            .collect();
+        let (mut wd, mut ws) = (w0.clone(), w0.clone());
+        let (mut rd, mut rs) = (Rng(7), Rng(7));
+        let mut nonzero = learn::nonzero_indices(&ws, &learned);
+        let mut scratch_idx = Vec::new();
+        let mut moved_untouched = false;
+        for round in 0..6 {
+            let dense = learn::objective(&data, &wd, Bonanza::SCALE, &c);
+            for store in [&in_memory, &on_file, &half] {
+                let (j, pairs) =
+                    learn::objective_store(store, &ws, Bonanza::SCALE, method.as_ref(), &mut grads)
+                        .unwrap();
+                assert_eq!(j.to_bits(), dense.j.to_bits(), "J, round {round}");
+                assert_eq!(pairs, dense.pairs);
+                let g = grads[0].values();
+                assert!(
+                    g.iter()
+                        .zip(&dense.grad)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "gradient differs, {threads} threads, round {round}"
+                );
+                // Every non-zero derivative is listed as touched.
+                let touched: std::collections::HashSet<u32> =
+                    grads[0].touched().iter().copied().collect();
+                assert!(dense
+                    .grad
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &v)| v == 0.0 || touched.contains(&(i as u32))));
+                assert!(grads[0].touched().windows(2).all(|p| p[0] < p[1]));
+            }
+            let untouched_nonzero: Vec<usize> = (0..ws.len())
+                .filter(|&i| ws[i] != 0 && dense.grad[i] == 0.0 && i >= 13)
+                .collect();
+            let id = learn::grid_update(&mut wd, &dense.grad, &learned, &c, &mut rd);
+            let is = learn::grid_update_sparse(
+                &mut ws,
+                &grads[0],
+                &mut nonzero,
+                &mut scratch_idx,
+                &learned,
+                &c,
+                &mut rs,
+            );
+            assert_eq!(wd, ws, "weights differ after update {round}");
+            assert_eq!(rd.0, rs.0, "random steps drawn differ");
+            assert_eq!(
+                (id.changed, id.lambda0.to_bits()),
+                (is.changed, is.lambda0.to_bits())
+            );
+            assert_eq!(nonzero, learn::nonzero_indices(&ws, &learned));
+            moved_untouched |= untouched_nonzero.iter().any(|&i| ws[i] != w0[i]);
+        }
+        assert!(
+            moved_untouched,
+            "L1 must move non-zero weights without a gradient"
+        );
+    }
+    drop(on_file);
+    assert!(
+        !scratch.exists(),
+        "the scratch file is removed with its store"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn scratch_file_leaf_store_learns_bit_identical_weights_and_resumes_exactly() {
+    let base = tmpdir("scratch");
+    let data = data_file(&base);
+    let (a, b, d) = (base.join("a"), base.join("b"), base.join("d"));
+    let e_ab = ["--tables", "A,B", "--step", "random"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        e_ab.iter().chain(extra).copied().collect()
+    };
+    let mut sink = Vec::new();
+    run::run::<ShogiPos, Bonanza>(&args(&a, &data, 3, &with(&[])), &mut sink).unwrap();
+    let mut out = Vec::new();
+    run::run::<ShogiPos, Bonanza>(
+        &args(&b, &data, 3, &with(&["--max-memory", "1K"])),
+        &mut out,
+    )
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("every leaf goes to") && text.contains("KB in the scratch file"),
+        "{text}"
+    );
+    assert!(
+        !b.join("leaves.scratch").exists(),
+        "the scratch file is removed at the end"
+    );
+    for f in ["weights.kwt", "params.bin", "checkpoint.bin"] {
+        assert!(
+            std::fs::read(a.join(f)).unwrap() == std::fs::read(b.join(f)).unwrap(),
+            "{f} differs between the in-memory and the scratch-file store"
+        );
+    }
+    assert_eq!(metrics_without_times(&a), metrics_without_times(&b));
+    // Interrupted after one iteration with the scratch store, then resumed to three.
+    run::run::<ShogiPos, Bonanza>(
+        &args(&d, &data, 1, &with(&["--max-memory", "1K"])),
+        &mut sink,
+    )
+    .unwrap();
+    assert_ne!(
+        std::fs::read(d.join("params.bin")).unwrap(),
+        std::fs::read(a.join("params.bin")).unwrap()
+    );
+    run::run::<ShogiPos, Bonanza>(
+        &args(&d, &data, 3, &with(&["--max-memory", "1K", "--resume"])),
+        &mut sink,
+    )
+    .unwrap();
+    for f in ["weights.kwt", "params.bin"] {
+        assert!(
+            std::fs::read(a.join(f)).unwrap() == std::fs::read(d.join(f)).unwrap(),
+            "{f} differs after a resume with the scratch-file store"
+        );
+    }
+    assert_eq!(metrics_without_times(&a), metrics_without_times(&d));
+    // A bad byte count is refused with a clear message.
+    let mut words: Vec<String> = ["mmto", "--game", "shogi", "--data", "x", "--out", "y"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    words.extend(["--max-memory".to_string(), "lots".to_string()]);
+    let e = LearnArgs::parse(&words, None).unwrap_err();
+    assert!(e.contains("--max-memory") && e.contains("lots"), "{e}");
     let _ = std::fs::remove_dir_all(&base);
 }

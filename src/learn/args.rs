@@ -33,6 +33,8 @@ pub struct LearnArgs {
     pub quiet: bool,
     /// Stop after this many iterations without a better test agreement (0 = never).
     pub patience: usize,
+    /// Bytes the learner may hold; leaves beyond go to a scratch file (`None`: all in memory).
+    pub max_memory: Option<u64>,
     pub ct_rate: f64,
     pub ct_scale: f64,
     pub ct_c: f64,
@@ -180,6 +182,9 @@ struct LearnCli {
     /// set, best.kwt always holds the weights that measured best
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Run")]
     patience: usize,
+    /// memory bound (K/M/G suffixes): step 1's leaves beyond it go to DIR/leaves.scratch
+    #[arg(long, value_name = "BYTES", help_heading = "Run")]
+    max_memory: Option<String>,
 }
 
 const AFTER_HELP: &str = "\
@@ -316,6 +321,15 @@ impl LearnArgs {
         if data.train_files.is_empty() && data.split_files.is_empty() {
             return Err("no training data: give --data or --split".into());
         }
+        let max_memory = match c.max_memory.as_deref() {
+            Some(m) => Some(
+                crate::learn::leaves::parse_bytes(m).map_err(|e| format!("--max-memory: {e}"))?,
+            ),
+            None => None,
+        };
+        if c.l1.is_some_and(|l| !(l >= 0.0 && l.is_finite())) {
+            return Err("--l1 must be a number >= 0".into());
+        }
         let a = c.a.unwrap_or(if shogi { 0.0273 } else { 0.00341 });
         if !(a > 0.0 && a.is_finite()) {
             return Err("--a must be a positive number".into());
@@ -346,6 +360,7 @@ impl LearnArgs {
             resume: c.resume,
             quiet: c.quiet,
             patience: c.patience,
+            max_memory,
             ct_rate: c.ct_rate,
             ct_scale: c.ct_scale,
             ct_c: c.ct_c,
@@ -372,7 +387,7 @@ impl LearnArgs {
 
     /// The settings a resumed run must share with the run that wrote the checkpoint. Paths are
     /// canonical, so a resume may name the same files by another (relative) path. `--iterations`,
-    /// `--threads`, `--patience` and `--quiet` may change.
+    /// `--threads`, `--patience`, `--max-memory` and `--quiet` may change.
     pub fn fingerprint(&self) -> String {
         let canon = |v: &[PathBuf]| -> Vec<PathBuf> {
             v.iter()

@@ -7,6 +7,7 @@
 
 use super::config::{LearnConfig, Method};
 use super::dataset::Rng;
+use super::grad::SparseGrad;
 use super::learned::Learned;
 
 /// What one update did (for the metrics).
@@ -30,11 +31,12 @@ pub trait LearningMethod: Send + Sync {
     /// indices), `saved` the method's state from a checkpoint (empty on a fresh start).
     fn start(&mut self, _w: &[i32], _saved: Vec<f64>) {}
 
-    /// One update of the learned weights `w` from the raw-sum gradient `grad`.
+    /// One update of the learned weights `w` from the raw-sum gradient `grad` (sparse: an update
+    /// should cost O(touched weights), plus whatever weights it moves without a gradient).
     fn update(
         &mut self,
         w: &mut [i32],
-        grad: &[f64],
+        grad: &SparseGrad,
         learned: &Learned,
         scale: i32,
         rng: &mut Rng,

@@ -3,7 +3,8 @@
 //!
 //! Shared parts at this level: the arguments (`args`, `config`), the data sets (`dataset`), which
 //! parameters are learned (`learned`), step 1's PV leaves (`step1`), the objective and its
-//! gradient (`objective`), the grid update (`update`), checkpoints (`checkpoint`), the metrics
+//! gradient (`objective`, sparse buffers in `grad`), the compact leaf store with its scratch file
+//! (`leaves`), the grid update (`update`), checkpoints (`checkpoint`), the metrics
 //! lines and provenance blocks (`metrics`), the starting weights (`init`) and the iteration
 //! driver (`run`). One folder per method (`mmto/`, `ct/`), each implementing
 //! `method::LearningMethod`, which is all the driver knows of a method.
@@ -16,8 +17,10 @@ pub mod checkpoint;
 pub mod config;
 pub mod ct;
 pub mod dataset;
+pub mod grad;
 pub mod init;
 pub mod learned;
+pub mod leaves;
 pub mod method;
 pub mod metrics;
 pub mod mmto;
@@ -30,9 +33,9 @@ pub use args::{help_text, ArgsError, LearnArgs};
 pub use config::{LearnConfig, Method, Step};
 pub use learned::Learned;
 pub use method::{LearningMethod, UpdateInfo};
-pub use objective::{l1_term, objective, Objective};
+pub use objective::{l1_term, objective, objective_store, Objective};
 pub use step1::{build_eval, step1, Child, PositionData, Step1Stats};
-pub use update::grid_update;
+pub use update::{grid_update, grid_update_sparse, nonzero_indices};
 
 /// The results of a scope's worker threads, in order. A worker's panic is a bug: it is passed on
 /// rather than learning from partial results.

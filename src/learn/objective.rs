@@ -1,9 +1,16 @@
 //! Steps 2-3's objective over the stored leaves, shared by the methods: J = Σ T(s(p.d) − s(p.m))
 //! and its gradient through the leaves, with T and T' from the method (`LearningMethod::loss`),
 //! and the L1 term J_R.
+//!
+//! The learner uses `objective_store`: leaves read from the compact store, the gradient in sparse
+//! buffers (`grad::SparseGrad`). `objective` and `objective_with` are the dense reference over
+//! decoded leaves (tests check the sparse path against them bit for bit).
 
 use super::config::LearnConfig;
+use super::grad::SparseGrad;
 use super::learned::Learned;
+use super::leaves::codec::Decoded;
+use super::leaves::LeafStore;
 use super::method::{self, LearningMethod};
 use super::step1::{Child, Leaf, PositionData};
 
@@ -36,7 +43,7 @@ pub fn objective(data: &[PositionData], w: &[i32], scale: i32, cfg: &LearnConfig
     )
 }
 
-/// J and ∂J/∂w with a given method's loss, on `threads` workers.
+/// J and ∂J/∂w with a given method's loss, on `threads` workers (dense reference).
 pub fn objective_with(
     data: &[PositionData],
     w: &[i32],
@@ -101,12 +108,111 @@ pub fn objective_with(
     total
 }
 
+/// J and the number of move pairs over the leaf store, on one worker per gradient buffer in
+/// `grads` (each over all learned weights). ∂J/∂w is left in `grads[0]`, its touched indices
+/// sorted. Positions are split among the workers and the parts summed in worker order exactly as
+/// `objective_with` does, so the result is the same to the last bit.
+pub fn objective_store(
+    store: &LeafStore,
+    w: &[i32],
+    scale: i32,
+    method: &dyn LearningMethod,
+    grads: &mut [SparseGrad],
+) -> Result<(f64, u64), String> {
+    let threads = grads.len().max(1);
+    let n = store.len();
+    let chunk = n.div_ceil(threads).max(1);
+    let scale = scale as f64;
+    let features = store.features();
+    if features.last().is_some_and(|&i| i as usize >= w.len()) {
+        return Err("leaf store: a feature index beyond the learned weights".into());
+    }
+    for g in grads.iter_mut() {
+        if g.len() != w.len() {
+            return Err("gradient buffer of the wrong size".into());
+        }
+        g.clear();
+    }
+    let parts: Vec<Result<(f64, u64), String>> = crossbeam::scope(|scope| {
+        let handles: Vec<_> = grads
+            .iter_mut()
+            .enumerate()
+            .take(n.div_ceil(chunk))
+            .map(|(k, grad)| {
+                scope.spawn(move |_| {
+                    let (mut j, mut pairs) = (0.0, 0u64);
+                    let values = grad.values_mut();
+                    store.visit(k * chunk, n.min((k + 1) * chunk), |r| {
+                        for _ in 0..r.children()? {
+                            pairs += 1;
+                            match r.child()? {
+                                Decoded::Above => j += 1.0,
+                                Decoded::Below => {}
+                                Decoded::Window(constant) => {
+                                    // The same sums in the same order as `leaf_value`.
+                                    let mut sum = constant;
+                                    for &(i, c) in &r.feats {
+                                        let wi =
+                                            w.get(i as usize).ok_or("leaf store: bad index")?;
+                                        sum += *wi as f64 * c as f64;
+                                    }
+                                    let (t, dt) = method.loss(-(sum / scale));
+                                    j += t;
+                                    if dt != 0.0 {
+                                        let k = dt / scale;
+                                        for &(i, c) in &r.feats {
+                                            values[i as usize] -= k * c as f64;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        Ok(())
+                    })?;
+                    Ok((j, pairs))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A worker's panic is a bug: pass it on rather than learn from partial results.
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+    .unwrap_or_default();
+    let (mut j, mut pairs) = (0.0, 0u64);
+    for p in parts {
+        let (pj, pp) = p?;
+        j += pj;
+        pairs += pp;
+    }
+    // Sum the workers' parts in worker order, as the dense path does (0.0 + p0 + p1 …: a
+    // worker's part is never −0.0, so starting from p0 gives the same bits).
+    if let Some((first, rest)) = grads.split_first_mut() {
+        let total = first.values_mut();
+        for g in rest.iter() {
+            let part = g.values();
+            for &i in features {
+                total[i as usize] += part[i as usize];
+            }
+        }
+    }
+    for g in grads.iter_mut() {
+        g.set_touched(features);
+    }
+    Ok((j, pairs))
+}
+
 /// J_R = λ1·Σ|w''| over the regularised learned weights.
 pub fn l1_term(w: &[i32], learned: &Learned, l1: f64) -> f64 {
-    w.iter()
-        .enumerate()
-        .filter(|(i, _)| learned.is_regularized(*i))
-        .map(|(_, v)| v.unsigned_abs() as f64)
+    // Table by table (the same sum in the same order as index by index, without a table lookup
+    // per weight).
+    learned
+        .tables
+        .iter()
+        .filter(|t| t.0 != "material")
+        .flat_map(|t| w[t.3..(t.3 + t.2 - t.1).min(w.len())].iter())
+        .map(|v| v.unsigned_abs() as f64)
         .sum::<f64>()
         * l1
 }

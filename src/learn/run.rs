@@ -2,15 +2,22 @@
 //! iteration (`metrics.jsonl`), the weight file and a checkpoint written atomically after every
 //! iteration, and `--resume` continuing exactly from the last checkpoint. It knows a method only
 //! through `LearningMethod` (its loss, update, report and state).
+//!
+//! Memory: step 1's leaves go into a compact `LeafStore` (spilling to `DIR/leaves.scratch` past
+//! the `--max-memory` budget), and steps 2-3 keep one sparse gradient buffer per thread for the
+//! whole run, so a reuse pass costs O(stored features), not O(learned weights).
 
 use super::checkpoint::{BestSoFar, Checkpoint};
 use super::config::LearnConfig;
 use super::dataset::{self, Dataset, Rng};
+use super::grad::SparseGrad;
 use super::learned::Learned;
+use super::leaves::{resident_bytes, show_bytes, LeafStore};
 use super::method::{self, LearningMethod};
 use super::metrics::{metrics_line, provenance};
-use super::objective::{l1_term, objective_with};
-use super::step1::{build_eval, step1, Step1Stats};
+use super::objective::{l1_term, objective_store};
+use super::step1::Step1Stats;
+use super::step1::{build_eval, step1_store};
 use super::LearnArgs;
 use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
@@ -95,6 +102,10 @@ struct Driver<'a> {
     dir: &'a Path,
     ckpt_path: PathBuf,
     metrics_path: PathBuf,
+    /// The training leaves of the current iteration.
+    store: LeafStore,
+    /// One gradient buffer per thread over the learned weights (allocated at the first step 2).
+    grads: Vec<SparseGrad>,
 }
 
 /// Runs the learner; `out` receives human-readable progress lines (the console or stdout).
@@ -114,6 +125,8 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         dir,
         ckpt_path: dir.join("checkpoint.bin"),
         metrics_path: dir.join("metrics.jsonl"),
+        store: LeafStore::new(u64::MAX, &dir.join("leaves.scratch")),
+        grads: Vec::new(),
     };
     let resuming = args.resume && d.ckpt_path.exists();
     // A bad --init file is reported before minutes of data loading, not after.
@@ -298,14 +311,22 @@ impl Driver<'_> {
             );
             let tick = |n: u64| bar.inc(n);
             let s1 = Instant::now();
+            if iter == start_iter {
+                self.set_leaf_budget(out);
+            }
+            self.store.clear()?;
             let (learned, cfg) = (&self.learned, &self.cfg);
-            let (train_data, train_stats) =
-                step1::<G, F>(&data.train, &params, learned, cfg, &eval, true, &tick);
-            let test_stats = if data.test.is_empty() {
-                Step1Stats::default()
-            } else {
-                step1::<G, F>(&data.test, &params, learned, cfg, &eval, false, &tick).1
-            };
+            let train_stats = step1_store::<G, F>(
+                &data.train,
+                &params,
+                learned,
+                cfg,
+                &eval,
+                Some(&mut self.store),
+                &tick,
+            )?;
+            let test_stats =
+                step1_store::<G, F>(&data.test, &params, learned, cfg, &eval, None, &tick)?;
             // Step 1 over both sets: positions per second counts both.
             let step1_secs = s1.elapsed().as_secs_f64();
             bar.finish_and_clear();
@@ -327,7 +348,12 @@ impl Driver<'_> {
                 }
             }
 
-            let s23 = self.steps23::<G, F>(&train_data, &mut params, &mut rng);
+            // The play evaluation is not needed again this iteration: free it before steps 2-3.
+            drop(eval);
+            let s23 = self.steps23::<G, F>(&mut params, &mut rng)?;
+            self.report_leaves(&train_stats, out);
+            // Free the leaves before the weight files are built.
+            self.store.clear()?;
 
             // Outputs: weights, params, checkpoint, metrics line (in that order: a kill between
             // them leaves a checkpoint that is never newer than the weights).
@@ -397,41 +423,95 @@ impl Driver<'_> {
     /// update of the learned weights, written back into `params`.
     fn steps23<G: GameRecords, F: FeatureSet<G>>(
         &mut self,
-        train_data: &[super::step1::PositionData],
         params: &mut [i32],
         rng: &mut Rng,
-    ) -> Steps23 {
+    ) -> Result<Steps23, String> {
         let learned = &self.learned;
-        let threads = self.cfg.threads;
+        let threads = self.cfg.threads.max(1);
+        if self.grads.len() != threads {
+            self.grads = (0..threads)
+                .map(|_| SparseGrad::new(learned.n_local))
+                .collect();
+        }
         let mut w: Vec<i32> = (0..learned.n_local)
             .map(|l| params[learned.global(l)])
             .collect();
         let s2 = Instant::now();
         let mut j_before = f64::NAN;
         let mut lambda0 = 0.0;
+        let method = self.method.as_mut();
         for r in 0..self.cfg.reuse.max(1) {
-            let obj = objective_with(train_data, &w, F::SCALE, threads, self.method.as_ref());
+            let (j, pairs) = objective_store(&self.store, &w, F::SCALE, &*method, &mut self.grads)?;
             if r == 0 {
-                j_before = obj.j / obj.pairs.max(1) as f64;
+                j_before = j / pairs.max(1) as f64;
             }
-            let info = self
-                .method
-                .update(&mut w, &obj.grad, learned, F::SCALE, rng);
+            let info = method.update(&mut w, &self.grads[0], learned, F::SCALE, rng);
             lambda0 = info.lambda0;
         }
-        let final_obj = objective_with(train_data, &w, F::SCALE, threads, self.method.as_ref());
+        let (j, pairs) = objective_store(&self.store, &w, F::SCALE, &*method, &mut self.grads)?;
         let secs = s2.elapsed().as_secs_f64();
         for (l, &v) in w.iter().enumerate() {
             params[learned.global(l)] = v;
         }
-        let pairs = final_obj.pairs.max(1) as f64;
-        Steps23 {
+        let pairs = pairs.max(1) as f64;
+        Ok(Steps23 {
             j_before,
-            j_after: final_obj.j / pairs,
+            j_after: j / pairs,
             j_r: l1_term(&w, learned, self.cfg.l1) / pairs,
             lambda0,
             secs,
+        })
+    }
+
+    /// Sets the leaf store's memory budget from `--max-memory`: what the process holds now (data,
+    /// weights, the play evaluation) and the gradient buffers to come are taken off first.
+    fn set_leaf_budget(&mut self, out: &mut dyn Write) {
+        let Some(max) = self.args.max_memory else {
+            return;
+        };
+        let grads = SparseGrad::bytes_for(self.learned.n_local) * self.cfg.threads.max(1) as u64
+            // the local weights and the method's index lists
+            + self.learned.n_local as u64 * 12;
+        let now = resident_bytes().unwrap_or(0);
+        let fixed = now + grads;
+        let budget = max.saturating_sub(fixed);
+        let scratch = self.dir.join("leaves.scratch");
+        if budget == 0 {
+            let _ = writeln!(
+                out,
+                "info string learn: warning: --max-memory {} is below what the run needs without leaves (about {}: {} in use, {} of gradient buffers); every leaf goes to {}",
+                show_bytes(max),
+                show_bytes(fixed),
+                show_bytes(now),
+                show_bytes(grads),
+                scratch.display()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "info string learn: --max-memory {}: {} in use, {} of gradient buffers, up to {} of leaves in memory, the rest in {}",
+                show_bytes(max),
+                show_bytes(now),
+                show_bytes(grads),
+                show_bytes(budget),
+                scratch.display()
+            );
         }
+        self.store = LeafStore::new(budget, &scratch);
+    }
+
+    /// One line on the size of this iteration's leaves.
+    fn report_leaves(&self, train: &Step1Stats, out: &mut dyn Write) {
+        let (mem, file) = self.store.bytes();
+        let _ = writeln!(
+            out,
+            "info string learn: leaves {} ({:.0} bytes per position, {:.1} per move pair): {} in memory, {} in the scratch file",
+            show_bytes(mem + file),
+            (mem + file) as f64 / self.store.len().max(1) as f64,
+            (mem + file) as f64 / train.pairs.max(1) as f64,
+            show_bytes(mem),
+            show_bytes(file)
+        );
     }
 }
 

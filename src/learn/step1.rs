@@ -7,6 +7,7 @@
 use super::config::LearnConfig;
 use super::dataset::Sample;
 use super::learned::Learned;
+use super::leaves::{EncodedBlock, LeafStore};
 use crate::eval::linear::LinearEval;
 use crate::eval::weights::Weights;
 use crate::eval::{evaluate_features, FeatureSet};
@@ -298,12 +299,92 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
     keep_leaves: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> (Vec<PositionData>, Step1Stats) {
+    let done = std::sync::Mutex::new(Vec::new());
+    let stats = step1_blocks::<G, F>(
+        samples,
+        params,
+        learned,
+        cfg,
+        eval,
+        keep_leaves,
+        progress,
+        &|b, d| {
+            if let Ok(mut v) = done.lock() {
+                v.push((b, d));
+            }
+        },
+    );
+    let mut blocks_done = done.into_inner().unwrap_or_default();
+    blocks_done.sort_unstable_by_key(|(b, _)| *b);
+    let data = blocks_done.into_iter().flat_map(|(_, d)| d).collect();
+    (data, stats)
+}
+
+/// Step 1 with the training leaves going straight into `store` (encoded by the worker that found
+/// them; a position's decoded leaves never outlive its block). Without a store, only the
+/// statistics (the test set). The store is `finish`ed here.
+pub fn step1_store<G: Game, F: FeatureSet<G>>(
+    samples: &[Sample<G>],
+    params: &[i32],
+    learned: &Learned,
+    cfg: &LearnConfig,
+    eval: &LinearEval<G, F>,
+    store: Option<&mut LeafStore>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Step1Stats, String> {
+    let Some(store) = store else {
+        return Ok(step1_blocks::<G, F>(
+            samples,
+            params,
+            learned,
+            cfg,
+            eval,
+            false,
+            progress,
+            &|_, _| {},
+        ));
+    };
+    let shared = std::sync::Mutex::new(store);
+    let stats = step1_blocks::<G, F>(
+        samples,
+        params,
+        learned,
+        cfg,
+        eval,
+        true,
+        progress,
+        &|b, d| {
+            let block = EncodedBlock::encode(&d);
+            drop(d);
+            if let Ok(mut s) = shared.lock() {
+                s.insert(b, block);
+            }
+        },
+    );
+    let store = shared
+        .into_inner()
+        .map_err(|_| "step 1: a worker failed while storing leaves".to_string())?;
+    store.finish()?;
+    Ok(stats)
+}
+
+/// The worker loop of step 1: `on_block(b, data)` receives block `b`'s results, in any order.
+#[allow(clippy::too_many_arguments)]
+fn step1_blocks<G: Game, F: FeatureSet<G>>(
+    samples: &[Sample<G>],
+    params: &[i32],
+    learned: &Learned,
+    cfg: &LearnConfig,
+    eval: &LinearEval<G, F>,
+    keep_leaves: bool,
+    progress: &(dyn Fn(u64) + Sync),
+    on_block: &(dyn Fn(usize, Vec<PositionData>) + Sync),
+) -> Step1Stats {
     let threads = cfg.threads.max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let next = &next;
     let blocks = samples.len().div_ceil(STEP1_BLOCK);
-    type Done = (Vec<(usize, Vec<PositionData>)>, Step1Stats);
-    let results: Vec<Done> = crossbeam::scope(|scope| {
+    let results: Vec<Step1Stats> = crossbeam::scope(|scope| {
         let handles: Vec<_> = (0..threads.min(blocks.max(1)))
             .map(|_| {
                 scope
@@ -311,7 +392,6 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
                     .stack_size(64 << 20)
                     .spawn(move |_| {
                         let mut searcher = LeafSearcher::new(SearchParams::learner(), 1);
-                        let mut done = Vec::new();
                         let mut stats = Step1Stats::default();
                         let ctx = Step1Context {
                             eval,
@@ -348,9 +428,9 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
                                 }
                             }
                             progress(part.len() as u64);
-                            done.push((b, out));
+                            on_block(b, out);
                         }
-                        (done, stats)
+                        stats
                     })
                     .expect("spawning a learner thread")
             })
@@ -358,15 +438,11 @@ pub fn step1<G: Game, F: FeatureSet<G>>(
         super::join_all(handles)
     })
     .unwrap_or_default();
-    let mut blocks_done = Vec::with_capacity(blocks);
     let mut stats = Step1Stats::default();
-    for (d, s) in results {
-        blocks_done.extend(d);
+    for s in results {
         stats.add(&s);
     }
-    blocks_done.sort_unstable_by_key(|(b, _)| *b);
-    let data = blocks_done.into_iter().flat_map(|(_, d)| d).collect();
-    (data, stats)
+    stats
 }
 
 /// Full-window score of the record move from the position's side to move (tests and tools).

@@ -4,6 +4,7 @@
 
 use super::config::LearnConfig;
 use super::dataset::Rng;
+use super::grad::SparseGrad;
 use super::learned::Learned;
 use super::method::{LearningMethod, UpdateInfo};
 
@@ -52,7 +53,7 @@ impl LearningMethod for Ct {
     fn update(
         &mut self,
         w: &mut [i32],
-        grad: &[f64],
+        grad: &SparseGrad,
         _learned: &Learned,
         scale: i32,
         _rng: &mut Rng,
@@ -66,19 +67,23 @@ impl LearningMethod for Ct {
 }
 
 /// Comparison training's update: gradient descent on real-valued shadow weights, rounded for play.
+/// Only touched weights move: elsewhere the derivative is 0, the shadow weight stays, and the
+/// weight already is its rounding (true from `start` on, since every update keeps it so).
 pub fn ct_update(
     w: &mut [i32],
     shadow: &mut [f64],
-    grad: &[f64],
+    grad: &SparseGrad,
     scale: i32,
     cfg: &LearnConfig,
 ) -> UpdateInfo {
+    let values = grad.values();
     let mut info = UpdateInfo::default();
     // The rate is per evaluation unit: in weight units the gradient is 1/scale of the gradient per
     // evaluation unit, and a step moves the evaluation by 1/scale of itself, hence scale².
     let rate = cfg.ct_rate * (scale as f64) * (scale as f64);
-    for i in 0..w.len() {
-        shadow[i] -= rate * grad[i];
+    for &i in grad.touched() {
+        let i = i as usize;
+        shadow[i] -= rate * values[i];
         let r = shadow[i].round().clamp(i32::MIN as f64, i32::MAX as f64) as i32;
         if r != w[i] {
             w[i] = r;

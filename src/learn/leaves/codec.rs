@@ -1,0 +1,238 @@
+//! The byte encoding of one training position's children in the leaf store.
+//!
+//! A position is `n` (varint, the number of children) then per child a head varint: 0 = below
+//! the window, 1 = above it, else `2 + (features << 1 | raw)`, followed by the leaf difference's
+//! constant (a zigzag varint when it is a whole number, as it always is for integer weights;
+//! `raw` = 8 bytes of f64 otherwise) and its features: the index as a varint delta from the
+//! previous one (indices are sorted) and the coefficient as a zigzag varint. Coefficients are
+//! small (shogi ±1, ±2; chess tapered values up to a few hundred), so a feature takes 2-4 bytes
+//! instead of the 8 of a `(u32, i32)` pair, and a leaf has no allocation of its own.
+
+use crate::learn::step1::{Child, PositionData};
+
+#[inline]
+pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[inline]
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+#[inline]
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Appends one position's children.
+pub fn encode_position(p: &PositionData, out: &mut Vec<u8>) {
+    put_varint(out, p.children.len() as u64);
+    for c in &p.children {
+        match c {
+            Child::Below => put_varint(out, 0),
+            Child::Above => put_varint(out, 1),
+            Child::Window(leaf) => {
+                let k = leaf.constant;
+                // Whole numbers within ±2^53 survive the trip through i64 exactly.
+                let whole =
+                    k.fract() == 0.0 && k.abs() < 9.0e15 && !(k == 0.0 && k.is_sign_negative());
+                let n = leaf.feats.len() as u64;
+                put_varint(out, 2 + ((n << 1) | u64::from(!whole)));
+                if whole {
+                    put_varint(out, zigzag(k as i64));
+                } else {
+                    out.extend_from_slice(&k.to_le_bytes());
+                }
+                let mut prev = 0u32;
+                for &(i, coef) in &leaf.feats {
+                    put_varint(out, u64::from(i - prev));
+                    put_varint(out, zigzag(i64::from(coef)));
+                    prev = i;
+                }
+            }
+        }
+    }
+}
+
+/// What a child decodes to: `Window` leaves are in the decoder's buffers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Decoded {
+    Below,
+    Above,
+    /// The constant; the features are in `Reader::feats`.
+    Window(f64),
+}
+
+/// Reads positions from a byte slice; errors mean a corrupt scratch file or a bug.
+pub struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+    /// The features of the last `Window` child read.
+    pub feats: Vec<(u32, i32)>,
+}
+
+impl<'a> Reader<'a> {
+    pub fn new(b: &'a [u8]) -> Self {
+        Reader {
+            b,
+            at: 0,
+            feats: Vec::new(),
+        }
+    }
+
+    /// A reader of `b` that reuses `feats`' allocation.
+    pub fn with_buffer(b: &'a [u8], feats: Vec<(u32, i32)>) -> Self {
+        Reader { b, at: 0, feats }
+    }
+
+    /// Continues at byte `at`.
+    pub fn seek(&mut self, at: usize) {
+        self.at = at;
+    }
+
+    /// The feature buffer back, for the next reader.
+    pub fn into_buffer(self) -> Vec<(u32, i32)> {
+        self.feats
+    }
+
+    #[inline(always)]
+    fn varint(&mut self) -> Result<u64, String> {
+        // Most values (coefficients, short index gaps) take one byte.
+        if let Some(&byte) = self.b.get(self.at) {
+            if byte < 0x80 {
+                self.at += 1;
+                return Ok(u64::from(byte));
+            }
+        }
+        self.varint_long()
+    }
+
+    #[inline(never)]
+    fn varint_long(&mut self) -> Result<u64, String> {
+        let mut v = 0u64;
+        let mut shift = 0;
+        loop {
+            let Some(&byte) = self.b.get(self.at) else {
+                return Err("leaf store: truncated entry".into());
+            };
+            self.at += 1;
+            if shift >= 64 {
+                return Err("leaf store: bad varint".into());
+            }
+            v |= u64::from(byte & 0x7f) << shift;
+            if byte < 0x80 {
+                return Ok(v);
+            }
+            shift += 7;
+        }
+    }
+
+    /// The number of children of the next position.
+    pub fn children(&mut self) -> Result<usize, String> {
+        Ok(self.varint()? as usize)
+    }
+
+    /// The next child.
+    #[inline]
+    pub fn child(&mut self) -> Result<Decoded, String> {
+        let head = self.varint()?;
+        match head {
+            0 => Ok(Decoded::Below),
+            1 => Ok(Decoded::Above),
+            h => {
+                let (n, raw) = ((h - 2) >> 1, (h - 2) & 1 == 1);
+                let k = if raw {
+                    let bytes = self
+                        .b
+                        .get(self.at..self.at + 8)
+                        .ok_or("leaf store: truncated entry")?;
+                    self.at += 8;
+                    let mut a = [0u8; 8];
+                    a.copy_from_slice(bytes);
+                    f64::from_le_bytes(a)
+                } else {
+                    unzigzag(self.varint()?) as f64
+                };
+                self.feats.clear();
+                let mut prev = 0u64;
+                for _ in 0..n {
+                    prev += self.varint()?;
+                    let c = unzigzag(self.varint()?);
+                    if prev > u64::from(u32::MAX)
+                        || c < i64::from(i32::MIN)
+                        || c > i64::from(i32::MAX)
+                    {
+                        return Err("leaf store: feature out of range".into());
+                    }
+                    self.feats.push((prev as u32, c as i32));
+                }
+                Ok(Decoded::Window(k))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::step1::Leaf;
+
+    #[test]
+    fn positions_round_trip_exactly() {
+        let p = PositionData {
+            record: Leaf::default(),
+            children: vec![
+                Child::Above,
+                Child::Window(Leaf {
+                    feats: vec![
+                        (0, -3),
+                        (7, 1),
+                        (46_000_000, i32::MIN),
+                        (46_000_001, i32::MAX),
+                    ],
+                    constant: -1234.0,
+                }),
+                Child::Below,
+                Child::Window(Leaf {
+                    feats: vec![],
+                    constant: 0.5,
+                }),
+            ],
+            agree: Some(true),
+        };
+        let mut b = Vec::new();
+        encode_position(&p, &mut b);
+        let mut r = Reader::new(&b);
+        assert_eq!(r.children().unwrap(), 4);
+        assert_eq!(r.child().unwrap(), Decoded::Above);
+        assert_eq!(r.child().unwrap(), Decoded::Window(-1234.0));
+        assert_eq!(
+            r.feats,
+            vec![
+                (0, -3),
+                (7, 1),
+                (46_000_000, i32::MIN),
+                (46_000_001, i32::MAX)
+            ]
+        );
+        assert_eq!(r.child().unwrap(), Decoded::Below);
+        assert_eq!(r.child().unwrap(), Decoded::Window(0.5));
+        assert!(r.feats.is_empty());
+        // A truncated entry is an error, not a panic.
+        let mut r = Reader::new(&b[..b.len() - 9]);
+        r.children().unwrap();
+        let mut err = false;
+        for _ in 0..4 {
+            if r.child().is_err() {
+                err = true;
+                break;
+            }
+        }
+        assert!(err);
+    }
+}

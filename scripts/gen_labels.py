@@ -101,18 +101,12 @@ def parse_teacher(spec: str, kishi: str) -> Teacher:
         opts.setdefault("Thread", "1")
         opts.setdefault("BookDepth", "0")
         path = path or "/usr/games/gpsusi"
-    elif name == "fsf":
+    elif name in ("fsf", "kishi"):
         if nodes is None:
-            raise ValueError("fsf needs nodes=N")
+            raise ValueError(f"{name} needs nodes=N")
         opts.setdefault("Threads", "1")
         opts.setdefault("USI_Hash", "16")
-        path = path or "/usr/games/fairy-stockfish"
-    elif name == "kishi":
-        if nodes is None:
-            raise ValueError("kishi needs nodes=N")
-        opts.setdefault("Threads", "1")
-        opts.setdefault("USI_Hash", "16")
-        path = path or kishi
+        path = path or ("/usr/games/fairy-stockfish" if name == "fsf" else kishi)
     else:
         raise ValueError(f"unknown teacher {name!r} (gpsusi, fsf or kishi)")
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):

@@ -211,15 +211,7 @@ pub struct Engine<G: Game, E: Evaluator<G> + Clone> {
 
 impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
     pub fn new(eval: E, threads: usize, hash_mb: usize) -> Self {
-        Engine {
-            shared: Arc::new(Shared::new(hash_mb)),
-            eval,
-            config: SearchConfig::default(),
-            threads: threads.clamp(1, 256),
-            tables: Arc::new(Mutex::new(Vec::new())),
-            handle: None,
-            _game: std::marker::PhantomData,
-        }
+        Self::with_shared(eval, threads, Shared::new(hash_mb))
     }
 
     /// Like `new`, but a hash table that cannot be allocated is an error (with the evaluation
@@ -230,16 +222,20 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
         hash_mb: usize,
     ) -> Result<Self, (E, std::collections::TryReserveError)> {
         match Shared::try_new(hash_mb) {
-            Ok(shared) => Ok(Engine {
-                shared: Arc::new(shared),
-                eval,
-                config: SearchConfig::default(),
-                threads: threads.clamp(1, 256),
-                tables: Arc::new(Mutex::new(Vec::new())),
-                handle: None,
-                _game: std::marker::PhantomData,
-            }),
+            Ok(shared) => Ok(Self::with_shared(eval, threads, shared)),
             Err(e) => Err((eval, e)),
+        }
+    }
+
+    fn with_shared(eval: E, threads: usize, shared: Shared) -> Self {
+        Engine {
+            shared: Arc::new(shared),
+            eval,
+            config: SearchConfig::default(),
+            threads: threads.clamp(1, 256),
+            tables: Arc::new(Mutex::new(Vec::new())),
+            handle: None,
+            _game: std::marker::PhantomData,
         }
     }
 

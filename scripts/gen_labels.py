@@ -58,7 +58,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import cshogi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_records import EngineFault, USIEngine, parse_score  # noqa: E402
+from gen_records import EngineFault, USIEngine, legal_engine_move, parse_score  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HIRATE = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -145,27 +145,6 @@ def pos_key(board: "cshogi.Board") -> str:
     return " ".join(board.sfen().split()[:3])
 
 
-def read_book(path: str) -> List[str]:
-    """The start positions of the book file (game-line format, one move a line)."""
-    out = []
-    try:
-        with lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz") else open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                tok = line.split()
-                if not tok:
-                    continue
-                try:
-                    i, j = tok.index("sfen"), tok.index("moves")
-                except ValueError:
-                    raise ValueError(f"{path}:{n}: not a game line (no 'sfen … moves')")
-                out.append(" ".join(tok[i + 1:j]))
-    except (OSError, EOFError, lzma.LZMAError) as e:
-        raise ValueError(f"{path}: {e}")
-    if not out:
-        raise ValueError(f"{path}: no positions")
-    return out
-
-
 def opening(rng: random.Random, book: List[str], random_plies: int) -> Tuple[str, List[str]]:
     """A start SFEN (a book position) and 0..random_plies random legal moves after it."""
     for _ in range(100):
@@ -222,12 +201,7 @@ def play(engine: TeacherEngine, sfen: str, pre: List[str], seen: set, max_plies:
             if board.is_nyugyoku():
                 return GameRecord(win(side), "declared win", len(moves), labels)
             raise EngineFault(f"{engine.label}: false win declaration")
-        try:
-            mv = board.move_from_usi(bm)
-        except Exception:  # noqa: BLE001 - garbage from the engine
-            mv = 0
-        if not mv or mv not in set(board.legal_moves):
-            raise EngineFault(f"{engine.label}: illegal move {bm!r} in {board.sfen()}")
+        mv = legal_engine_move(board, bm, f"{engine.label}: illegal move {bm!r} in {board.sfen()}")
         key = pos_key(board)
         if key not in seen and key not in own:
             own.add(key)
@@ -356,7 +330,9 @@ def worker(w: int, a: argparse.Namespace, teacher: Teacher, book: List[str], gam
 def cmd_run(a: argparse.Namespace) -> int:
     try:
         teacher = parse_teacher(a.teacher, a.kishi)
-        book = read_book(a.book) if a.book != "hirate" else [HIRATE]
+        book = game_positions(a.book, 0) if a.book != "hirate" else [HIRATE]
+        if not book:
+            raise ValueError(f"{a.book}: no positions")
     except ValueError as e:
         print(f"gen_labels: error: {e}", file=sys.stderr)
         return 2

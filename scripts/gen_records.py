@@ -209,6 +209,17 @@ def win_for(side: int) -> str:
     return "1-0" if side == cshogi.BLACK else "0-1"
 
 
+def legal_engine_move(board: "cshogi.Board", bm: str, why: str) -> int:
+    """The engine's `bestmove` as a cshogi move, checked against the legal moves (never trusted)."""
+    try:
+        mv = board.move_from_usi(bm)
+    except Exception:  # noqa: BLE001 - garbage from the engine
+        mv = 0
+    if not mv or mv not in set(board.legal_moves):
+        raise EngineFault(why)
+    return mv
+
+
 def play_game(sente: USIEngine, gote: USIEngine, opening: Sequence[str], max_plies: int,
               resign: Optional[int], byoyomi_ms: int, move_timeout: float) -> Game:
     board = cshogi.Board()
@@ -242,12 +253,7 @@ def play_game(sente: USIEngine, gote: USIEngine, opening: Sequence[str], max_pli
             if board.is_nyugyoku():
                 return Game(win_for(side), "%KACHI", f"{eng.label} declared a win", moves)
             raise EngineFault(f"{eng.label}: false win declaration after {len(moves)} plies")
-        try:
-            mv = board.move_from_usi(bm)
-        except Exception:  # noqa: BLE001 - garbage from the engine
-            mv = 0
-        if not mv or mv not in set(board.legal_moves):
-            raise EngineFault(f"{eng.label}: illegal move {bm!r} after {' '.join(moves)}")
+        mv = legal_engine_move(board, bm, f"{eng.label}: illegal move {bm!r} after {' '.join(moves)}")
         board.push(mv)
         moves.append(bm)
         key = pos_key(board)

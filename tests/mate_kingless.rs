@@ -182,7 +182,7 @@ fn compare(
     if depth == 0 || diffs.len() > 20 {
         return;
     }
-    let or = line.len() % 2 == 0;
+    let or = line.len().is_multiple_of(2);
     if or && (b.in_check() || !b.board().pinned().is_empty()) {
         // Gote's last move attacked the added king or pinned a piece to it: the positions
         // differ for a reason that is no part of the king-less problem.

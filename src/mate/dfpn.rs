@@ -64,6 +64,8 @@ pub struct Solver<'a, G: MateGame> {
     node_limit: u64,
     start: Instant,
     time_limit: Option<Duration>,
+    /// The node and time limits the solve was given (the current ones may include a grace).
+    limits: (Option<u64>, Option<Duration>),
     stop: &'a AtomicBool,
     aborted: bool,
     /// Full keys (hands included) of the positions on the current path.
@@ -95,6 +97,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             start,
             time_limit: limits.time,
+            limits: (limits.nodes, limits.time),
             stop,
             aborted: false,
             path: Vec::with_capacity(256),
@@ -153,19 +156,30 @@ impl<'a, G: MateGame> Solver<'a, G> {
             || self.time_limit.is_some_and(|t| self.start.elapsed() >= t)
     }
 
-    /// Lets a finished search go on a little (to extract the PV of a proof it found, then to look
-    /// for a shorter mate): what is left of the budget, or a quarter more nodes and time (at
-    /// least 100 000 nodes and 50 ms) if that is more; the stop flag still ends it.
-    pub fn extend_budget(&mut self) {
+    /// Lets the PV of a proof found at the very end of the budget be read: the PV read after the
+    /// first proof gets what is left of the budget, or a thirty-second of it if that is more (at
+    /// least 1024 nodes / 5 ms), so a proof is not lost for want of the few nodes that reading it
+    /// takes. [`Solver::restore_budget`] ends the grace. The shortest-mate search gets no grace:
+    /// a GUI's `go mate <ms>` must be answered within the limit (YaneuraOu-style mate engines
+    /// answer at the limit), so the solver answers within it plus this small reserve.
+    pub fn grant_pv_grace(&mut self) {
         self.aborted = false;
-        if self.node_limit != u64::MAX {
-            let extra = (self.node_limit / 4).max(100_000);
-            self.node_limit = self.node_limit.max(self.nodes + extra);
+        if let Some(limit) = self.limits.0 {
+            let extra = (limit / 32).max(1024);
+            self.node_limit = limit.max(self.nodes + extra);
         }
-        if let Some(t) = self.time_limit {
-            let extra = (t / 4).max(Duration::from_millis(50));
+        if let Some(t) = self.limits.1 {
+            let extra = (t / 32).max(Duration::from_millis(5));
             self.time_limit = Some(t.max(self.start.elapsed() + extra));
         }
+    }
+
+    /// Back to the budget the solve was given (after [`Solver::grant_pv_grace`]); the search is
+    /// marked aborted when that budget is already used up.
+    pub fn restore_budget(&mut self) {
+        self.node_limit = self.limits.0.unwrap_or(u64::MAX);
+        self.time_limit = self.limits.1;
+        self.aborted = self.out_of_budget();
     }
 
     /// Plies allowed at `ply` under the current bound.

@@ -14,41 +14,47 @@ use super::table::INF;
 use super::{verify_mate_line, MateGame};
 
 /// The PV of the proven root and whether its length was shown to be the shortest.
+///
+/// Budget: the PV of the first proof is read at once (with a small grace, see
+/// [`Solver::grant_pv_grace`]), so a proof found near the limit is answered; the shortest-mate
+/// search and the PV read under its bound get only what is left of the budget, and when they do
+/// not finish the first PV is the answer (a mate line whose defences are the table's longest,
+/// which need not be the longest there are).
 pub fn shortest_pv<G: MateGame>(
     solver: &mut Solver<'_, G>,
     root: &G,
     shortest: bool,
 ) -> (Option<Vec<G::Move>>, bool) {
-    solver.extend_budget();
-    // The length of the proof found bounds the mate length from above; tighten it.
+    solver.grant_pv_grace();
+    let first = extract(solver, root);
+    solver.restore_budget();
+    // The length of the proof found bounds the mate length from above; tighten it. (Not the
+    // first PV's length: its defences are the table's longest, which may not be the longest.)
     let mut bound = u32::from(solver.probe(root, 0).len);
     let mut proven_shortest = bound <= 1;
-    if shortest {
-        while bound >= 3 && !solver.aborted() {
-            solver.set_max_ply(bound - 2);
-            solver.path.clear();
-            let r = solver.mid(root, 0, INF, INF);
-            if r.pn == 0 {
-                bound = u32::from(r.len).min(bound - 2);
-            } else if r.dn == 0 && !solver.aborted() {
-                // No mate within the tighter bound (path-dependent disproofs inside are trusted
-                // here: they concern repetitions, which cannot shorten a mate).
-                proven_shortest = true;
-                break;
-            } else {
-                break;
-            }
+    while shortest && bound >= 3 && !solver.aborted() {
+        solver.set_max_ply(bound - 2);
+        solver.path.clear();
+        let r = solver.mid(root, 0, INF, INF);
+        if r.pn == 0 {
+            bound = u32::from(r.len).min(bound - 2);
+        } else if r.dn == 0 && !solver.aborted() {
+            // No mate within the tighter bound (path-dependent disproofs inside are trusted
+            // here: they concern repetitions, which cannot shorten a mate).
+            proven_shortest = true;
+            break;
+        } else {
+            break;
         }
     }
-    solver.extend_budget();
+    // Read the PV under the final bound (the longest defence is searched again under it), with
+    // what is left; the first PV stands when this cannot be done in time.
     solver.set_max_ply(bound.max(1));
     let mut pv = extract(solver, root);
-    if pv.is_none() {
-        solver.set_max_ply(MAX_PLY);
-        pv = extract(solver, root);
-        proven_shortest = false;
-    }
     solver.set_max_ply(MAX_PLY);
+    if pv.is_none() {
+        pv = first;
+    }
     if pv.as_ref().is_some_and(|p| p.len() as u32 != bound) {
         proven_shortest = false;
     }

@@ -58,7 +58,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import cshogi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_records import EngineFault, USIEngine, legal_engine_move, parse_score  # noqa: E402
+from gen_records import EngineFault, USIEngine, legal_engine_move, parse_score, random_moves  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HIRATE = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -150,14 +150,7 @@ def opening(rng: random.Random, book: List[str], random_plies: int) -> Tuple[str
     for _ in range(100):
         sfen = rng.choice(book)
         board = cshogi.Board(sfen)
-        moves: List[str] = []
-        for _ in range(rng.randint(0, random_plies)):
-            legal = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
-            if not legal:
-                break
-            m = rng.choice(legal)
-            board.push_usi(m)
-            moves.append(m)
+        moves = random_moves(board, rng, rng.randint(0, random_plies))
         if not board.is_game_over():
             return sfen, moves
     return HIRATE, []

@@ -273,17 +273,23 @@ def play_game(sente: USIEngine, gote: USIEngine, opening: Sequence[str], max_pli
 
 # ------------------------------------------------------------- openings --
 
+def random_moves(board: "cshogi.Board", rng: random.Random, n: int) -> List[str]:
+    """Plays up to n uniformly random legal moves on `board` (fewer if the game ends); their USI."""
+    moves: List[str] = []
+    for _ in range(n):
+        legal = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
+        if not legal:
+            break
+        m = rng.choice(legal)
+        board.push_usi(m)
+        moves.append(m)
+    return moves
+
+
 def random_opening(rng: random.Random, plies: int, seen: set) -> List[str]:
     for _ in range(1000):
         board = cshogi.Board()
-        moves: List[str] = []
-        for _ in range(plies):
-            legal = sorted(cshogi.move_to_usi(m) for m in board.legal_moves)
-            if not legal:
-                break
-            m = rng.choice(legal)
-            board.push_usi(m)
-            moves.append(m)
+        moves = random_moves(board, rng, plies)
         if len(moves) == plies and not board.is_game_over() and tuple(moves) not in seen:
             seen.add(tuple(moves))
             return moves

@@ -180,6 +180,10 @@ fn stop_flag_and_budget_end_the_search() {
         time: Some(Duration::from_millis(50)),
         ..limits(u64::MAX / 2)
     };
+    // Without the time limit this search would run for ~2^62 nodes: returning at all, undecided,
+    // is the limit working. No upper bound on the time (no timing assertions in tests); the lower
+    // bound says the solver did not give up before its limit.
     let r = solve(&pos, &l, &stop).expect("valid");
-    assert!(r.elapsed < Duration::from_secs(2), "{:?}", r.elapsed);
+    assert_eq!(r.result, MateResult::Unknown);
+    assert!(r.elapsed >= Duration::from_millis(50), "{:?}", r.elapsed);
 }

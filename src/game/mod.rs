@@ -204,6 +204,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn declaration_outcome(&self, _rule: EnteringKingRule) -> Option<Outcome> {
         None
     }
+    /// A move that mates at once, found by a cheap and deliberately incomplete test (the play
+    /// search calls it at many nodes), or `None`. Called only when the side to move is not in
+    /// check. A returned move must be legal and must mate. Default: no test (chess).
+    fn mate_in_one(&self) -> Option<Self::Move> {
+        None
+    }
 }
 
 /// Counts the leaves of the legal-move tree of depth `depth` (bulk-counted at the last ply).

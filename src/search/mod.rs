@@ -105,6 +105,10 @@ pub struct SearchParams {
     pub see_pruning: bool,
     pub check_extension: bool,
     pub aspiration: bool,
+    /// The game's cheap mate-in-1 test (`Game::mate_in_one`) at inner nodes and at the first
+    /// quiescence ply: a mate one ply past the horizon scores as a mate. Off for the learner,
+    /// whose leaf scores must be static evaluations.
+    pub mate_in_one: bool,
     /// `tune` builds: values of the game's search parameters set through options (`None`: the
     /// game's defaults, `Game::SEARCH_PARAMS`).
     #[cfg(feature = "tune")]
@@ -123,6 +127,7 @@ impl Default for SearchParams {
             see_pruning: true,
             check_extension: true,
             aspiration: true,
+            mate_in_one: true,
             #[cfg(feature = "tune")]
             tuned: None,
         }
@@ -154,6 +159,7 @@ impl SearchParams {
             see_pruning: true,
             check_extension: false,
             aspiration: false,
+            mate_in_one: false,
             #[cfg(feature = "tune")]
             tuned: None,
         }

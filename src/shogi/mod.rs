@@ -5,6 +5,7 @@ pub mod declaration;
 pub mod eval;
 pub mod features;
 pub mod mate;
+pub mod mate1;
 pub mod movegen;
 pub mod position;
 pub mod records;

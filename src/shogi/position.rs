@@ -312,6 +312,10 @@ impl Game for ShogiPos {
             Declaration::Win => Some(Outcome::Win(side_of(self.stm()), WinReason::Declaration)),
         }
     }
+
+    fn mate_in_one(&self) -> Option<Move> {
+        super::mate1::mate_in_one(&self.board)
+    }
 }
 
 /// Hand values in `Piece` order for the seven hand pieces.

@@ -11,7 +11,7 @@ fn exchange_value(piece: Piece) -> i32 {
 }
 
 /// Pieces of `color` that attack `sq` given the occupancy `occ`.
-fn attackers(board: &Board, color: Color, sq: Square, occ: BitBoard) -> BitBoard {
+pub(crate) fn attackers(board: &Board, color: Color, sq: Square, occ: BitBoard) -> BitBoard {
     let them = !color;
     let ours = board.colors(color) & occ;
     let golds = board.pieces(Piece::Gold)

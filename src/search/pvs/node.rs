@@ -73,6 +73,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
 
+        // A mate in one found by the game's cheap test ends the node: the move loop would find it
+        // too (the child is in check, so its quiescence sees no evasion), but only after ordering
+        // and searching moves before it. Stored as exact at this depth.
+        if self.params.mate_in_one && !in_check {
+            if let Some(mv) = self.positions[ply].mate_in_one() {
+                let s = mate_in(ply + 1);
+                self.pv[ply + 1].clear();
+                self.update_pv(ply, mv);
+                self.store_tt(key, s, INFINITE, G::encode_move(mv), s, depth, ply);
+                return s;
+            }
+        }
+
         let eval = if in_check {
             -INFINITE
         } else {

@@ -52,6 +52,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if stand >= beta {
                 return stand;
             }
+            // A mate in one that quiescence (captures only) cannot see. Only at the first
+            // quiescence ply, where a mate threat past the main search's horizon matters most,
+            // and only when it could change the result (stand pat below beta).
+            if qdepth == 0 && self.params.mate_in_one {
+                if let Some(mv) = self.positions[ply].mate_in_one() {
+                    self.pv[ply + 1].clear();
+                    self.update_pv(ply, mv);
+                    return mate_in(ply + 1);
+                }
+            }
             alpha = alpha.max(stand);
             best = stand;
         }

@@ -1,0 +1,179 @@
+//! The play search's cheap mate-in-1 test (`Game::mate_in_one`, `src/shogi/mate1.rs`):
+//! - sound: over random playouts, every move it returns is legal and mates (checked against full
+//!   move generation);
+//! - complete for what it claims to cover: whenever some contact check (a non-pawn drop or a board
+//!   move onto a square next to the king, or a knight check) mates, it returns a mate;
+//! - the search uses it: a quiescence search (captures only) scores a drop mate as a mate with the
+//!   play settings, and as an evaluation with the learner's.
+
+use kishi::eval::material::MaterialEval;
+use kishi::game::{mate_in, Game, MATE_BOUND};
+use kishi::search::learner::{LeafSearcher, SearchParams};
+use kishi::shogi::ShogiPos;
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn pos(sfen: &str) -> ShogiPos {
+    ShogiPos::from_text(sfen).expect("valid SFEN")
+}
+
+fn mates(p: &ShogiPos, mv: haitaka::Move) -> bool {
+    let after = p.play(mv);
+    let mut replies = Vec::new();
+    after.legal_moves(&mut replies);
+    after.in_check() && replies.is_empty()
+}
+
+/// Every legal mating move, by brute force.
+fn all_mates(p: &ShogiPos) -> Vec<haitaka::Move> {
+    let mut moves = Vec::new();
+    p.legal_moves(&mut moves);
+    moves.into_iter().filter(|&mv| mates(p, mv)).collect()
+}
+
+/// Whether `mv` is a contact check in the test's sense: onto a square next to the enemy king, or a
+/// knight move or drop that checks; never a pawn drop.
+fn is_contact(p: &ShogiPos, mv: haitaka::Move) -> bool {
+    let board = p.board();
+    let us = board.side_to_move();
+    let Some(king) = board
+        .colored_pieces(!us, haitaka::Piece::King)
+        .next_square()
+    else {
+        return false;
+    };
+    let to = mv.to();
+    let near = haitaka::king_attacks(!us, king).has(to);
+    let knight = haitaka::knight_attacks(!us, king).has(to)
+        && match mv {
+            haitaka::Move::Drop { piece, .. } => piece == haitaka::Piece::Knight,
+            haitaka::Move::BoardMove {
+                from, promotion, ..
+            } => board.piece_on(from) == Some(haitaka::Piece::Knight) && !promotion,
+        };
+    let pawn_drop = matches!(
+        mv,
+        haitaka::Move::Drop {
+            piece: haitaka::Piece::Pawn,
+            ..
+        }
+    );
+    (near || knight) && !pawn_drop
+}
+
+#[test]
+fn known_mates_and_non_mates() {
+    // Gold dropped on the king's head, protected by a pawn.
+    let p = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    let mv = p.mate_in_one().expect("G*5b mates");
+    assert_eq!(p.move_text(mv), "G*5b");
+    // Without the protecting pawn the king takes the gold: no mate.
+    assert!(pos("4k4/9/9/9/9/9/9/9/4K4 b G 1").mate_in_one().is_none());
+    // Only a pawn drop would mate (illegal): the test must not return it.
+    assert!(pos("7nk/9/7S1/9/9/9/9/9/4K4 b P 1").mate_in_one().is_none());
+    // A board move: the gold steps onto the king's head (5c5b), protected by the silver on 6c.
+    let p = pos("4k4/9/3SG4/9/9/9/9/9/4K4 b - 1");
+    if let Some(mv) = p.mate_in_one() {
+        assert!(mates(&p, mv), "{}", p.move_text(mv));
+    }
+    assert_eq!(
+        p.mate_in_one().is_some(),
+        all_mates(&p).iter().any(|&m| is_contact(&p, m)),
+        "contact mates {:?}",
+        all_mates(&p)
+            .iter()
+            .map(|&m| p.move_text(m))
+            .collect::<Vec<_>>()
+    );
+    // The side to move in check: no answer (a check must be met first).
+    assert!(pos("4k4/9/4P4/9/9/9/9/4r4/4K4 b G 1")
+        .mate_in_one()
+        .is_none());
+}
+
+#[test]
+fn random_playouts_sound_and_complete_for_contact_checks() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut positions, mut with_mate, mut contact, mut found) = (0u32, 0u32, 0u32, 0u32);
+    for _ in 0..120 {
+        let mut p = ShogiPos::startpos();
+        for _ in 0..160 {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            if !p.in_check() {
+                positions += 1;
+                let mating = all_mates(&p);
+                let answer = p.mate_in_one();
+                if let Some(mv) = answer {
+                    assert!(
+                        p.is_legal(mv) && mates(&p, mv),
+                        "{} is not a legal mate in {}",
+                        p.move_text(mv),
+                        p.to_text()
+                    );
+                    found += 1;
+                }
+                if !mating.is_empty() {
+                    with_mate += 1;
+                }
+                if mating.iter().any(|&m| is_contact(&p, m)) {
+                    contact += 1;
+                    assert!(
+                        answer.is_some(),
+                        "missed a contact mate ({}) in {}",
+                        mating
+                            .iter()
+                            .map(|&m| p.move_text(m))
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        p.to_text()
+                    );
+                }
+            }
+            p = p.play(moves[rng.below(moves.len())]);
+        }
+    }
+    // The playouts must have exercised the test (random play leaves kings open).
+    assert!(
+        contact >= 50,
+        "only {contact} positions with a contact mate"
+    );
+    println!(
+        "{positions} positions, {with_mate} with a mate in 1, {contact} by a contact check, \
+         {found} found by mate_in_one"
+    );
+}
+
+#[test]
+fn quiescence_scores_a_drop_mate_with_the_play_settings_only() {
+    // Quiescence searches captures only: the gold drop is invisible to it without the test.
+    let p = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    let mut play = LeafSearcher::new(SearchParams::default(), 1);
+    let r = play.search_full(&MaterialEval, &p, 0).expect("moves");
+    assert_eq!(r.score, mate_in(1));
+    assert_eq!(
+        r.pv.iter().map(|&m| p.move_text(m)).collect::<Vec<_>>(),
+        ["G*5b"]
+    );
+    let mut learner = LeafSearcher::new(SearchParams::learner(), 1);
+    let r = learner.search_full(&MaterialEval, &p, 0).expect("moves");
+    assert!(r.score.abs() < MATE_BOUND, "{}", r.score);
+    // Full-depth search finds it either way, with the same mate score.
+    let r = play.search_full(&MaterialEval, &p, 2).expect("moves");
+    assert_eq!(r.score, mate_in(1));
+}

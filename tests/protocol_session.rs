@@ -53,6 +53,7 @@ fn usi_handshake_declares_the_required_options() {
         "ResignValue",
         "DepthLimit",
         "NodesLimit",
+        "Mate1Ply",
     ] {
         let prefix = format!("option name {name} type ");
         assert!(

@@ -3,8 +3,9 @@
 //!   move generation);
 //! - complete for what it claims to cover: whenever some contact check (a non-pawn drop or a board
 //!   move onto a square next to the king, or a knight check) mates, it returns a mate;
-//! - the search uses it: a quiescence search (captures only) scores a drop mate as a mate with the
-//!   play settings, and as an evaluation with the learner's.
+//! - the search uses it when asked (`SearchParams::mate_in_one`, USI option `Mate1Ply`): a
+//!   quiescence search (captures only) then scores a drop mate as a mate, and otherwise (the
+//!   default and the learner's settings) as an evaluation.
 
 use kishi::eval::material::MaterialEval;
 use kishi::game::{mate_in, Game, MATE_BOUND};
@@ -160,19 +161,25 @@ fn random_playouts_sound_and_complete_for_contact_checks() {
 }
 
 #[test]
-fn quiescence_scores_a_drop_mate_with_the_play_settings_only() {
+fn quiescence_scores_a_drop_mate_only_with_the_test_on() {
     // Quiescence searches captures only: the gold drop is invisible to it without the test.
     let p = pos("4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
-    let mut play = LeafSearcher::new(SearchParams::default(), 1);
+    let with_test = SearchParams {
+        mate_in_one: true,
+        ..SearchParams::default()
+    };
+    let mut play = LeafSearcher::new(with_test, 1);
     let r = play.search_full(&MaterialEval, &p, 0).expect("moves");
     assert_eq!(r.score, mate_in(1));
     assert_eq!(
         r.pv.iter().map(|&m| p.move_text(m)).collect::<Vec<_>>(),
         ["G*5b"]
     );
-    let mut learner = LeafSearcher::new(SearchParams::learner(), 1);
-    let r = learner.search_full(&MaterialEval, &p, 0).expect("moves");
-    assert!(r.score.abs() < MATE_BOUND, "{}", r.score);
+    for params in [SearchParams::learner(), SearchParams::default()] {
+        let mut without = LeafSearcher::new(params, 1);
+        let r = without.search_full(&MaterialEval, &p, 0).expect("moves");
+        assert!(r.score.abs() < MATE_BOUND, "{}", r.score);
+    }
     // Full-depth search finds it either way, with the same mate score.
     let r = play.search_full(&MaterialEval, &p, 2).expect("moves");
     assert_eq!(r.score, mate_in(1));

@@ -81,6 +81,11 @@ impl Flavour for Usi {
                 1,
                 super::memory::max_hash_mb(),
             ),
+            // The play search's mate-in-1 test (off: it did not gain in A/B matches, docs/mate.md).
+            Spec {
+                name: "Mate1Ply",
+                kind: Kind::Check(false),
+            },
         ];
         super::tune::add_specs::<ShogiPos>(&mut specs);
         specs
@@ -149,6 +154,7 @@ impl Flavour for Usi {
             time: time_options(options),
             ..SearchConfig::default()
         };
+        config.params.mate_in_one = options.bool("Mate1Ply");
         super::tune::apply::<ShogiPos>(options, &mut config);
         config
     }

@@ -106,8 +106,9 @@ pub struct SearchParams {
     pub check_extension: bool,
     pub aspiration: bool,
     /// The game's cheap mate-in-1 test (`Game::mate_in_one`) at inner nodes and at the first
-    /// quiescence ply: a mate one ply past the horizon scores as a mate. Off for the learner,
-    /// whose leaf scores must be static evaluations.
+    /// quiescence ply: a mate one ply past the horizon scores as a mate. Off by default: in
+    /// shogi 0.1 s/move A/B matches it did not gain (docs/mate.md §5); the USI option `Mate1Ply`
+    /// turns it on. Always off for the learner, whose leaf scores must be static evaluations.
     pub mate_in_one: bool,
     /// `tune` builds: values of the game's search parameters set through options (`None`: the
     /// game's defaults, `Game::SEARCH_PARAMS`).
@@ -127,7 +128,7 @@ impl Default for SearchParams {
             see_pruning: true,
             check_extension: true,
             aspiration: true,
-            mate_in_one: true,
+            mate_in_one: false,
             #[cfg(feature = "tune")]
             tuned: None,
         }

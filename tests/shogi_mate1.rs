@@ -1,4 +1,5 @@
-//! The play search's cheap mate-in-1 test (`Game::mate_in_one`, `src/shogi/mate1.rs`):
+//! The mate solver's check generator (`src/shogi/checks.rs`): exactly the legal moves that give
+//! check, over random playouts (in check or not). And the play search's cheap mate-in-1 test (`Game::mate_in_one`, `src/shogi/mate1.rs`):
 //! - sound: over random playouts, every move it returns is legal and mates (checked against full
 //!   move generation);
 //! - complete for what it claims to cover: whenever some contact check (a non-pawn drop or a board
@@ -9,6 +10,7 @@
 
 use kishi::eval::material::MaterialEval;
 use kishi::game::{mate_in, Game, MATE_BOUND};
+use kishi::mate::MateGame;
 use kishi::search::learner::{LeafSearcher, SearchParams};
 use kishi::shogi::ShogiPos;
 
@@ -183,4 +185,40 @@ fn quiescence_scores_a_drop_mate_only_with_the_test_on() {
     // Full-depth search finds it either way, with the same mate score.
     let r = play.search_full(&MaterialEval, &p, 2).expect("moves");
     assert_eq!(r.score, mate_in(1));
+}
+
+#[test]
+fn check_generator_gives_exactly_the_legal_checks() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut positions, mut checks, mut in_check) = (0u32, 0usize, 0u32);
+    for _ in 0..100 {
+        let mut p = ShogiPos::startpos();
+        for _ in 0..180 {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mut want: Vec<String> = moves
+                .iter()
+                .filter(|&&mv| p.play(mv).in_check())
+                .map(|&mv| p.move_text(mv))
+                .collect();
+            let mut got = Vec::new();
+            p.check_moves(&mut got);
+            let mut got: Vec<String> = got.iter().map(|&mv| p.move_text(mv)).collect();
+            want.sort();
+            got.sort();
+            assert_eq!(got, want, "in {}", p.to_text());
+            positions += 1;
+            checks += want.len();
+            in_check += p.in_check() as u32;
+            p = p.play(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(
+        checks > 10_000 && in_check > 100,
+        "{checks} checks, {in_check} in check"
+    );
+    println!("{positions} positions ({in_check} in check), {checks} checking moves");
 }

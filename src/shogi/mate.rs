@@ -62,15 +62,7 @@ impl MateGame for ShogiPos {
     }
 
     fn check_moves(&self, out: &mut Vec<Move>) {
-        let board = self.board();
-        movegen::generate(board, |moves| {
-            for mv in moves {
-                if movegen::gives_check(board, mv) {
-                    out.push(mv);
-                }
-            }
-            false
-        });
+        super::checks::check_moves(self.board(), out);
     }
 
     fn interposable(&self) -> bool {

@@ -1,6 +1,7 @@
 //! Shogi rules over `haitaka`: positions (SFEN), USI moves, SEE, outcomes, records and features.
 
 pub mod bonapiece;
+pub mod checks;
 pub mod declaration;
 pub mod eval;
 pub mod features;

@@ -19,7 +19,7 @@ use haitaka::{
 };
 
 /// Drop pieces in the order haitaka generates them.
-const DROP_ORDER: [Piece; 7] = [
+pub(crate) const DROP_ORDER: [Piece; 7] = [
     Piece::Pawn,
     Piece::Lance,
     Piece::Knight,
@@ -45,7 +45,7 @@ pub fn has_legal_move(board: &Board) -> bool {
 }
 
 /// The squares where the side to move may drop a piece (ignoring the piece's own restrictions).
-fn drop_targets(board: &Board) -> BitBoard {
+pub(crate) fn drop_targets(board: &Board) -> BitBoard {
     let empty = !board.occupied();
     let checkers = board.checkers();
     match checkers.len() {
@@ -103,7 +103,7 @@ fn pawn_files(board: &Board, color: Color) -> BitBoard {
 }
 
 /// Restricts `to` to legal pawn drops: no second pawn on a file, no pawn-drop mate.
-fn pawn_drop_squares(board: &Board, to: BitBoard) -> BitBoard {
+pub(crate) fn pawn_drop_squares(board: &Board, to: BitBoard) -> BitBoard {
     let us = board.side_to_move();
     let mut to = to & !pawn_files(board, us);
     // Only a pawn dropped right in front of their king gives check, so only that square can mate.

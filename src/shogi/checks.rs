@@ -1,0 +1,63 @@
+//! Generation of the checking moves only, for the mate solver's OR nodes (df-pn tries nothing
+//! else there). Generating every legal move and testing each for check (what the solver did
+//! before) costs a full move generation per node; here each group of moves is first cut down to
+//! the squares from which it could check, and only those are tested with the exact
+//! `movegen::gives_check`.
+//!
+//! The cut uses the symmetry of attacks: a piece of ours on `s` attacks the king's square `k`
+//! exactly when the same piece of the king's colour on `k` attacks `s` (with the same occupancy
+//! for sliders). Drops check only directly. A board move checks directly from its target (with
+//! or without promotion; the occupancy without the mover, since a slider moving away from the king
+//! along the line frees its own path) or by uncovering a slider: pieces on a line through the
+//! king keep every target and are tested one by one. The result is exactly the legal checking
+//! moves (tests/shogi_mate1.rs compares it with the filtered legal moves over random playouts).
+
+use super::movegen::{self, piece_attacks, DROP_ORDER};
+use haitaka::{bishop_pseudo_attacks, rook_pseudo_attacks, Board, Move, Piece, PieceMoves};
+
+/// Pushes every legal move of the side to move that gives check.
+pub fn check_moves(board: &Board, out: &mut Vec<Move>) {
+    let us = board.side_to_move();
+    let Some(king) = board.colored_pieces(!us, Piece::King).next_square() else {
+        return;
+    };
+    let occ = board.occupied();
+
+    let targets = movegen::drop_targets(board);
+    for piece in DROP_ORDER {
+        if !board.has_in_hand(us, piece) {
+            continue;
+        }
+        let mut to = targets & haitaka::drop_zone(us, piece) & piece_attacks(piece, !us, king, occ);
+        if piece == Piece::Pawn {
+            to = movegen::pawn_drop_squares(board, to);
+        }
+        out.extend(to.into_iter().map(|to| Move::Drop { piece, to }));
+    }
+
+    let lines = bishop_pseudo_attacks(king) | rook_pseudo_attacks(king);
+    board.generate_board_moves(|mut moves| {
+        if let PieceMoves::BoardMoves {
+            piece, from, to, ..
+        } = &mut moves
+        {
+            if !lines.has(*from) {
+                let without = occ.rm(*from);
+                let mut mask = piece_attacks(*piece, !us, king, without);
+                if piece.is_promotable() {
+                    mask |= piece_attacks(piece.promote(), !us, king, without);
+                }
+                *to &= mask;
+                if to.is_empty() {
+                    return false;
+                }
+            }
+        }
+        out.extend(
+            moves
+                .into_iter()
+                .filter(|&mv| movegen::gives_check(board, mv)),
+        );
+        false
+    });
+}

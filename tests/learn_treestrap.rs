@@ -58,7 +58,10 @@ fn the_walk_sees_only_nodes_of_the_last_search() {
     let stats = ts.walk(a.current(), 1, &mut |n| {
         seen.push((n.pos.key(), n.depth, n.ply));
     });
-    assert!(stats.visited > 10, "a depth-3 search leaves a tree: {stats:?}");
+    assert!(
+        stats.visited > 10,
+        "a depth-3 search leaves a tree: {stats:?}"
+    );
     assert_eq!(stats.visited, seen.len());
     // Depths are the search's remaining depths: at most D − 1 below the root (D + extensions
     // deeper only through checks), at least the minimum asked for.
@@ -74,7 +77,10 @@ fn the_walk_sees_only_nodes_of_the_last_search() {
     // The table entries stay, but a new generation hides them from the walk.
     ts.age_table();
     let stale = ts.walk(a.current(), 1, &mut |_| {});
-    assert_eq!(stale.visited, 0, "entries of an earlier search are not walked");
+    assert_eq!(
+        stale.visited, 0,
+        "entries of an earlier search are not walked"
+    );
 
     // After a search of another position, nothing of the first search's tree is walked, and
     // walking from the new root finds the new tree.
@@ -148,9 +154,8 @@ fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
                 continue;
             };
             let root = h.current().clone();
-            let s = backup.treestrap::<ChessPos, ChessFeatures>(
-                &mut model, &ts, &root, &r, &mut delta,
-            );
+            let s =
+                backup.treestrap::<ChessPos, ChessFeatures>(&mut model, &ts, &root, &r, &mut delta);
             updated += s.nodes_updated;
         }
     }
@@ -238,7 +243,10 @@ fn a_killed_run_resumes_exactly_and_threads_do_not_change_the_result() {
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .count();
-    assert!(games_at_kill < 6, "the run was killed early ({games_at_kill} lines)");
+    assert!(
+        games_at_kill < 6,
+        "the run was killed early ({games_at_kill} lines)"
+    );
     finish(learn(&cut, &["--games", "12", "--resume"]));
 
     let threads = tmpdir("threads");

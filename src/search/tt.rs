@@ -303,7 +303,10 @@ mod tests {
         assert!(tt.probe_current(7).is_some());
         tt.new_search();
         assert!(tt.probe(7).is_some(), "the entry is still there");
-        assert!(tt.probe_current(7).is_none(), "but it is from the last search");
+        assert!(
+            tt.probe_current(7).is_none(),
+            "but it is from the last search"
+        );
         tt.store(7, 1, 11, 0, 4, Bound::Lower);
         assert_eq!(tt.probe_current(7).map(|e| e.score), Some(11));
     }

@@ -39,7 +39,11 @@ impl Variant {
 )]
 struct Cli {
     /// the backup
-    #[arg(value_enum, hide_possible_values = true, value_name = "treestrap|rootstrap|tdleaf")]
+    #[arg(
+        value_enum,
+        hide_possible_values = true,
+        value_name = "treestrap|rootstrap|tdleaf"
+    )]
     variant: Variant,
     /// the game (the console's game when absent there)
     #[arg(long, value_name = "shogi|chess")]
@@ -183,11 +187,12 @@ impl SelfPlayArgs {
         if !(1..=20).contains(&c.min_depth) {
             return Err("--min-depth must be 1..20".into());
         }
-        // Defaults from short sweeps (docs/learning/treestrap.md): TreeStrap sums over thousands
-        // of nodes per search, the root-only methods over one.
+        // TreeStrap's default from a short sweep (docs/learning/treestrap.md: 2e-6 diverged,
+        // 5e-7 was at the edge); the root-only methods update one node per search, and get the
+        // paper's ratio of step sizes (1e-5 against 5e-7: 20 times).
         let eta = c.eta.unwrap_or(match c.variant {
-            Variant::Treestrap => 2e-9,
-            Variant::Rootstrap | Variant::Tdleaf => 5e-8,
+            Variant::Treestrap => 3e-7,
+            Variant::Rootstrap | Variant::Tdleaf => 6e-6,
         });
         if !(eta > 0.0 && eta.is_finite()) {
             return Err("--eta must be a positive number".into());

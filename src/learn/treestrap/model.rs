@@ -65,13 +65,7 @@ impl Model {
     /// Adds `step`·count·scale to every feature's weight (a step of `step` = η·δ in evaluation
     /// units), mirrors the rounding into `params`, and adds the change to `delta` (the game's
     /// total, local index).
-    pub fn apply(
-        &mut self,
-        feats: &[(u32, i32)],
-        step: f64,
-        learned: &Learned,
-        delta: &mut [f64],
-    ) {
+    pub fn apply(&mut self, feats: &[(u32, i32)], step: f64, learned: &Learned, delta: &mut [f64]) {
         let k = step * self.scale as f64;
         for &(l, c) in feats {
             let d = k * c as f64;

@@ -16,8 +16,7 @@ pub fn load<G: Game>(path: &Path) -> Result<Vec<GameHistory<G>>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let h = parse_line::<G>(line)
-            .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        let h = parse_line::<G>(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
         out.push(h);
     }
     if out.is_empty() {

@@ -365,9 +365,9 @@ fn progress_bar(args: &SelfPlayArgs, done: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(args.games);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{prefix} [{bar:30}] {pos}/{len} games {per_sec} eta {eta}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} games {per_sec} eta {eta}")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_prefix(args.variant.name());

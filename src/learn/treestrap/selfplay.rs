@@ -79,7 +79,8 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         ..Default::default()
     };
     let mut backup = Backup::new(learned, args.eta, args.score_cap, args.min_depth);
-    let mut td = (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
+    let mut td =
+        (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
     let mut hist = opening(openings, args, index);
     let rules = RuleOptions::default();
     let prov = r#"{"learner":"kishi","method":"self-play (in training)"}"#;
@@ -137,7 +138,14 @@ pub fn play<G: Game, F: FeatureSet<G>>(
     if let (Some(td), Some(res)) = (td.as_mut(), out.result) {
         // The game's end is the last leaf's target.
         let mut s = BackupStats::default();
-        td.target(&mut model, res as f64 * cap, args.eta, learned, &mut out.delta, &mut s);
+        td.target(
+            &mut model,
+            res as f64 * cap,
+            args.eta,
+            learned,
+            &mut out.delta,
+            &mut s,
+        );
         out.stats.add(&s);
     }
     Ok(out)

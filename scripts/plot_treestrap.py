@@ -11,7 +11,8 @@ units), the share of nodes updated, the mean game length, and the L1 norm of eve
 
 `elo` draws the paper's Fig. 2: Elo against training games (log scale) with 95% intervals, one
 line per method.  POINTS.json is a list of {"method": str, "games": int, "elo": float,
-"lo": float, "hi": float} (the interval's ends in Elo).
+"lo": float, "hi": float} (the interval's ends in Elo); a point with "lower_bound": true (a
+perfect score, whose Elo is unbounded) is drawn as an upward triangle at its bound.
 
 Malformed metrics lines are skipped with a warning; a missing file is an error (exit 2).
 Needs matplotlib (Agg backend).
@@ -94,7 +95,11 @@ def elo(points_file: str, out: str, title: str) -> None:
         x = [p["games"] for p in ps]
         y = [p["elo"] for p in ps]
         err = [[p["elo"] - p["lo"] for p in ps], [p["hi"] - p["elo"] for p in ps]]
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=method)
+        line = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=method)
+        lb = [p for p in ps if p.get("lower_bound")]
+        if lb:
+            ax.scatter([p["games"] for p in lb], [p["elo"] for p in lb], marker="^", s=90,
+                       color=line[0].get_color(), zorder=5)
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xscale("log")
     ax.set_xlabel("training games (log scale)")

@@ -25,3 +25,15 @@ pub fn learn(a: &LearnArgs, out: &mut dyn std::io::Write) -> Result<run::RunSumm
         _ => run::run::<ChessPos, ChessFeatures>(a, out),
     }
 }
+
+/// Runs self-play learning (`learn treestrap|rootstrap|tdleaf`) for the game its arguments name.
+pub fn learn_selfplay(
+    a: &crate::learn::treestrap::SelfPlayArgs,
+    out: &mut dyn std::io::Write,
+) -> Result<crate::learn::treestrap::SelfPlaySummary, String> {
+    use crate::learn::treestrap::run;
+    match a.game.as_str() {
+        "shogi" => run::<ShogiPos, Bonanza>(a, out),
+        _ => run::<ChessPos, ChessFeatures>(a, out),
+    }
+}

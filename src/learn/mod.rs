@@ -27,6 +27,7 @@ pub mod mmto;
 pub mod objective;
 pub mod run;
 pub mod step1;
+pub mod treestrap;
 pub mod update;
 
 pub use args::{help_text, ArgsError, LearnArgs};

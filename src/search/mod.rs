@@ -10,6 +10,7 @@ pub mod ordering;
 pub mod pvs;
 pub mod time;
 pub mod tt;
+pub mod ttwalk;
 
 use crate::eval::Evaluator;
 use crate::game::{Game, GameHistory, RuleOptions, MAX_PLY};
@@ -163,6 +164,21 @@ impl SearchParams {
             mate_in_one: false,
             #[cfg(feature = "tune")]
             tuned: None,
+        }
+    }
+}
+
+impl SearchParams {
+    /// TreeStrap's training search (Veness et al. 2009, §5): transposition table, killers,
+    /// history, quiescence and check extension on; null move, late move reductions, futility,
+    /// reverse futility, late move pruning and aspiration windows off, so that the bounds the
+    /// table holds are those of a plain alpha-beta search whose shape does not depend on the
+    /// weights being learned. SEE pruning stays on for the reason given at `learner`.
+    pub fn training() -> Self {
+        SearchParams {
+            use_tt: true,
+            check_extension: true,
+            ..Self::learner()
         }
     }
 }

@@ -175,6 +175,28 @@ impl TranspositionTable {
         None
     }
 
+    /// The generation stamped on entries stored now (6 bits; `new_search` advances it, `clear`
+    /// resets it).
+    pub fn generation(&self) -> u8 {
+        self.age.load(Ordering::Relaxed) & 63
+    }
+
+    /// Like `probe`, but only an entry stored in the current generation: the learner's table
+    /// walk must see the bounds of the search just finished, never a stale one (a later search
+    /// may leave an older entry of a transposed position in place).
+    pub fn probe_current(&self, key: u64) -> Option<TtEntry> {
+        let age = self.generation();
+        let b = self.bucket(key);
+        for w in &b.words {
+            let k = w[0].load(Ordering::Relaxed);
+            let d = w[1].load(Ordering::Relaxed);
+            if k ^ d == key && d != 0 {
+                return unpack(d).filter(|&(_, a)| a == age).map(|(e, _)| e);
+            }
+        }
+        None
+    }
+
     pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound) {
         let age = self.age.load(Ordering::Relaxed) & 63;
         let b = self.bucket(key);
@@ -272,6 +294,21 @@ mod tests {
         let tt = TranspositionTable::new(1);
         tt.store(42, 0, 5, 5, -1, Bound::Upper);
         assert_eq!(tt.probe(42).map(|e| e.depth), Some(-1));
+    }
+
+    #[test]
+    fn probe_current_sees_only_this_generation() {
+        let tt = TranspositionTable::new(1);
+        tt.store(7, 1, 10, 0, 3, Bound::Exact);
+        assert!(tt.probe_current(7).is_some());
+        tt.new_search();
+        assert!(tt.probe(7).is_some(), "the entry is still there");
+        assert!(
+            tt.probe_current(7).is_none(),
+            "but it is from the last search"
+        );
+        tt.store(7, 1, 11, 0, 4, Bound::Lower);
+        assert_eq!(tt.probe_current(7).map(|e| e.score), Some(11));
     }
 
     #[test]

@@ -79,6 +79,12 @@ impl<F: Flavour> Controller<F> {
         if self.searching() {
             return Err("learn while a search is running (send stop first)".into());
         }
+        if args
+            .first()
+            .is_some_and(|m| crate::learn::treestrap::is_selfplay_method(m))
+        {
+            return self.learn_selfplay(args);
+        }
         let a = match LearnArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
             Ok(a) => a,
             Err(ArgsError::Help) => {
@@ -99,6 +105,33 @@ impl<F: Flavour> Controller<F> {
         };
         let summary = crate::games::learn(&a, &mut sink)?;
         self.out.info_string(&summary.describe());
+        Ok(())
+    }
+
+    /// `learn treestrap|rootstrap|tdleaf …` at the console (self-play: no records).
+    fn learn_selfplay(&mut self, args: &[String]) -> Result<(), String> {
+        use crate::learn::treestrap::{help_text, SelfPlayArgs};
+        let a = match SelfPlayArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
+            Ok(a) => a,
+            Err(None) => {
+                let lines: Vec<String> = help_text()
+                    .lines()
+                    .map(|l| format!("info string {l}").trim_end().to_string())
+                    .collect();
+                self.out.lines(&lines);
+                return Ok(());
+            }
+            Err(Some(text)) => {
+                let first = text.lines().next().unwrap_or("").trim();
+                return Err(first.strip_prefix("error: ").unwrap_or(first).to_string());
+            }
+        };
+        let mut sink = LineSink {
+            out: self.out.clone(),
+            buf: Vec::new(),
+        };
+        let summary = crate::games::learn_selfplay(&a, &mut sink)?;
+        self.out.info_string(&summary.describe(a.variant.name()));
         Ok(())
     }
 

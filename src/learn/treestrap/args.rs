@@ -1,0 +1,289 @@
+//! The arguments of `learn treestrap|rootstrap|tdleaf`: self-play learning needs no records, so
+//! it has its own parser (the records learners' `LearnArgs` requires `--data`). The three methods
+//! are names of their own, like `mmto` and `ct`, because they are peers in the paper's Table 1
+//! that differ only in which nodes move towards which target; everything else (games, search,
+//! files) is shared and their runs are compared at equal game counts.
+
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
+use std::path::PathBuf;
+
+/// Which backup the self-play learner makes (Veness et al. 2009, Table 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Variant {
+    /// TreeStrap(αβ): every stored node of each search towards its bounds.
+    Treestrap,
+    /// RootStrap(αβ): the root towards its search value.
+    Rootstrap,
+    /// TD-Leaf(λ): the principal leaf towards the next search's value.
+    Tdleaf,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Treestrap => "treestrap",
+            Variant::Rootstrap => "rootstrap",
+            Variant::Tdleaf => "tdleaf",
+        }
+    }
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "learn",
+    about = "Learn evaluation weights from self-play alone (TreeStrap and its baselines)",
+    override_usage = "learn <treestrap|rootstrap|tdleaf> --game <shogi|chess> --out DIR [options]",
+    args_override_self = true,
+    allow_negative_numbers = true,
+    disable_version_flag = true
+)]
+struct Cli {
+    /// the backup
+    #[arg(
+        value_enum,
+        hide_possible_values = true,
+        value_name = "treestrap|rootstrap|tdleaf"
+    )]
+    variant: Variant,
+    /// the game (the console's game when absent there)
+    #[arg(long, value_name = "shogi|chess")]
+    game: Option<String>,
+    /// output directory
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// training games to play (a resumed run plays up to this many in all)
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    games: u64,
+    /// search depth D of every move (plus quiescence, check extensions)
+    #[arg(long, value_name = "D", default_value_t = 3)]
+    depth: i32,
+    /// TreeStrap: update nodes searched to at least this depth (the paper's d)
+    #[arg(long, value_name = "d", default_value_t = 1)]
+    min_depth: i32,
+    /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units)
+    #[arg(long, value_name = "ETA")]
+    eta: Option<f64>,
+    /// TD-Leaf's λ
+    #[arg(long, value_name = "L", default_value_t = 0.7)]
+    lambda: f64,
+    /// tables to learn (letters or names) [default: chess all, shogi material,kp]
+    #[arg(long, value_name = "A[,B,..]")]
+    tables: Option<String>,
+    /// learned weights start uniform in ±R weight units (seeded)
+    #[arg(long, value_name = "R", default_value_t = 16)]
+    init_range: i32,
+    /// seed of the starting weights and the openings
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// opening file (EPD with c0 "moves …" / `startpos moves …` / one position a line), or none
+    /// [default: book/chess_openings.epd, book/shogi_openings.sfen]
+    #[arg(long, value_name = "FILE|none")]
+    openings: Option<String>,
+    /// random legal plies after the opening (more diverse games; no learning during them)
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    random_plies: u32,
+    /// a game stops (unscored) after this many learning plies
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    max_plies: u32,
+    /// search values are clamped into ±CAP (mates count as ±CAP) before they are targets
+    #[arg(long, value_name = "CAP", default_value_t = 2000)]
+    score_cap: i32,
+    /// games played from the same weights and summed into one update (1 = the paper's sequential
+    /// games); the parallelism of --threads
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    batch: u64,
+    /// transposition table per thread, MB
+    #[arg(long, value_name = "MB", default_value_t = 8)]
+    hash: usize,
+    /// games between checkpoints (rounded up to whole batches): metrics line, weights, checkpoint
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    checkpoint_every: u64,
+    /// also keep weights_<N>.kwt after these game counts
+    #[arg(
+        long,
+        value_name = "N,..",
+        default_value = "10,20,50,100,200,500,1000,2000,5000,10000"
+    )]
+    snapshots: String,
+    /// self-play threads
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// continue from DIR/checkpoint.bin
+    #[arg(long)]
+    resume: bool,
+    /// no progress bar
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The checked settings of a self-play run.
+#[derive(Debug, Clone)]
+pub struct SelfPlayArgs {
+    pub variant: Variant,
+    pub game: String,
+    pub out: PathBuf,
+    pub games: u64,
+    pub depth: i32,
+    pub min_depth: i32,
+    pub eta: f64,
+    pub lambda: f64,
+    pub tables: Vec<String>,
+    pub init_range: i32,
+    pub seed: u64,
+    /// `None`: no opening file (random plies from the start position only).
+    pub openings: Option<PathBuf>,
+    pub random_plies: u32,
+    pub max_plies: u32,
+    pub score_cap: i32,
+    pub batch: u64,
+    pub hash_mb: usize,
+    pub checkpoint_every: u64,
+    pub snapshots: Vec<u64>,
+    pub threads: usize,
+    pub resume: bool,
+    pub quiet: bool,
+}
+
+/// Whether the words after `learn` name a self-play method.
+pub fn is_selfplay_method(word: &str) -> bool {
+    Variant::from_str(word, true).is_ok()
+}
+
+/// The help text (`learn treestrap --help`).
+pub fn help_text() -> String {
+    Cli::command().render_help().to_string()
+}
+
+impl SelfPlayArgs {
+    /// Parses the words after `learn` (`args[0]` is the method). `Err(None)`: help was asked for;
+    /// `Err(Some(text))`: the error report.
+    pub fn try_parse(args: &[String], default_game: Option<&str>) -> Result<Self, Option<String>> {
+        let words = std::iter::once("learn").chain(args.iter().map(String::as_str));
+        let m = match Cli::command().try_get_matches_from(words) {
+            Ok(m) => m,
+            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => return Err(None),
+            Err(e) => return Err(Some(e.render().to_string())),
+        };
+        let c = Cli::from_arg_matches(&m).map_err(|e| Some(e.render().to_string()))?;
+        Self::check(c, default_game).map_err(|e| Some(format!("error: {e}")))
+    }
+
+    fn check(c: Cli, default_game: Option<&str>) -> Result<Self, String> {
+        let game = c
+            .game
+            .as_deref()
+            .or(default_game)
+            .ok_or("--game shogi|chess is required")?
+            .to_string();
+        let shogi = match game.as_str() {
+            "shogi" => true,
+            "chess" => false,
+            other => return Err(format!("--game: unknown game '{other}' (shogi or chess)")),
+        };
+        let out = c.out.ok_or("--out DIR is required")?;
+        if !(1..=20).contains(&c.depth) {
+            return Err("--depth must be 1..20".into());
+        }
+        if !(1..=20).contains(&c.min_depth) {
+            return Err("--min-depth must be 1..20".into());
+        }
+        // TreeStrap's default from a short sweep (docs/learning/treestrap.md: 2e-6 diverged,
+        // 5e-7 was at the edge); the root-only methods update one node per search, and get the
+        // paper's ratio of step sizes (1e-5 against 5e-7: 20 times).
+        let eta = c.eta.unwrap_or(match c.variant {
+            Variant::Treestrap => 3e-7,
+            Variant::Rootstrap | Variant::Tdleaf => 6e-6,
+        });
+        if !(eta > 0.0 && eta.is_finite()) {
+            return Err("--eta must be a positive number".into());
+        }
+        if !(0.0..=1.0).contains(&c.lambda) {
+            return Err("--lambda must be in [0, 1]".into());
+        }
+        if !(0..=1_000_000).contains(&c.init_range) {
+            return Err("--init-range must be 0..1000000".into());
+        }
+        if !(1..=30_000).contains(&c.score_cap) {
+            return Err("--score-cap must be 1..30000".into());
+        }
+        if c.batch == 0 || c.batch > 4096 {
+            return Err("--batch must be 1..4096".into());
+        }
+        if c.max_plies == 0 {
+            return Err("--max-plies must be at least 1".into());
+        }
+        if !(1..=65_536).contains(&c.hash) {
+            return Err("--hash must be 1..65536 MB".into());
+        }
+        let mut snapshots = Vec::new();
+        for s in c.snapshots.split(',').filter(|s| !s.trim().is_empty()) {
+            snapshots.push(
+                s.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("--snapshots: bad game count '{s}'"))?,
+            );
+        }
+        let openings = match c.openings.as_deref() {
+            Some("none") => None,
+            Some(p) => Some(PathBuf::from(p)),
+            None => Some(PathBuf::from(if shogi {
+                "book/shogi_openings.sfen"
+            } else {
+                "book/chess_openings.epd"
+            })),
+        };
+        let tables = c
+            .tables
+            .unwrap_or_else(|| if shogi { "A,B" } else { "A,B,C" }.to_string());
+        // Whole batches: a checkpoint never falls inside one.
+        let every = c.checkpoint_every.max(1).div_ceil(c.batch) * c.batch;
+        Ok(SelfPlayArgs {
+            variant: c.variant,
+            game,
+            out,
+            games: c.games,
+            depth: c.depth,
+            min_depth: c.min_depth,
+            eta,
+            lambda: c.lambda,
+            tables: tables.split(',').map(|s| s.trim().to_string()).collect(),
+            init_range: c.init_range,
+            seed: c.seed,
+            openings,
+            random_plies: c.random_plies,
+            max_plies: c.max_plies,
+            score_cap: c.score_cap,
+            batch: c.batch,
+            hash_mb: c.hash,
+            checkpoint_every: every,
+            snapshots,
+            threads: c.threads.clamp(1, 256),
+            resume: c.resume,
+            quiet: c.quiet,
+        })
+    }
+
+    /// The settings a resume must share with the run that wrote the checkpoint (`--games`,
+    /// `--threads`, `--snapshots`, `--quiet` may change; so may the opening file's path, not its
+    /// content, which is fingerprinted by `run`).
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{} {} depth={} min_depth={} eta={:e} lambda={} tables={} init_range={} seed={} random_plies={} max_plies={} cap={} batch={} hash={} every={}",
+            self.variant.name(),
+            self.game,
+            self.depth,
+            self.min_depth,
+            self.eta,
+            self.lambda,
+            self.tables.join(","),
+            self.init_range,
+            self.seed,
+            self.random_plies,
+            self.max_plies,
+            self.score_cap,
+            self.batch,
+            self.hash_mb,
+            self.checkpoint_every
+        )
+    }
+}

@@ -1,0 +1,255 @@
+//! The backups of Table 1 (Veness et al. 2009) for a linear heuristic, one search at a time:
+//! TreeStrap(αβ) moves every walked node's H towards the bounds the search established for it
+//! (one-sided squared loss: only a violated bound pulls), RootStrap(αβ) moves the root towards its
+//! search value, and TD-Leaf(λ) moves the principal leaves towards the next search's value through
+//! an eligibility trace.
+
+use super::model::{local_features, LocalFeatures, Model};
+use crate::eval::FeatureSet;
+use crate::game::{Game, MATE_BOUND};
+use crate::learn::learned::Learned;
+use crate::search::learner::{TrainingResult, TrainingSearch};
+
+/// What the backups of a game did (summed into the metrics).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BackupStats {
+    /// Nodes whose bounds were compared with H (root included).
+    pub nodes_seen: u64,
+    /// Of those, nodes whose H broke a bound and moved.
+    pub nodes_updated: u64,
+    /// Σ δ² over the nodes seen (δ = 0 where no bound is broken).
+    pub sq_error: f64,
+}
+
+impl BackupStats {
+    pub fn add(&mut self, o: &BackupStats) {
+        self.nodes_seen += o.nodes_seen;
+        self.nodes_updated += o.nodes_updated;
+        self.sq_error += o.sq_error;
+    }
+}
+
+/// A score as a learning target: clamped into ±cap (mates count as ±cap).
+pub fn target(score: i32, cap: i32) -> f64 {
+    if score >= MATE_BOUND {
+        cap as f64
+    } else if score <= -MATE_BOUND {
+        -cap as f64
+    } else {
+        score.clamp(-cap, cap) as f64
+    }
+}
+
+/// Scratch buffers and settings of a game's backups.
+pub struct Backup<'a> {
+    pub learned: &'a Learned,
+    pub eta: f64,
+    pub cap: i32,
+    pub min_depth: i32,
+    buf: Vec<(u32, i32)>,
+    feats: LocalFeatures,
+}
+
+impl<'a> Backup<'a> {
+    pub fn new(learned: &'a Learned, eta: f64, cap: i32, min_depth: i32) -> Self {
+        Backup {
+            learned,
+            eta,
+            cap,
+            min_depth,
+            buf: Vec::new(),
+            feats: Vec::new(),
+        }
+    }
+
+    /// δ of one node towards [lower, upper] under the current weights (0 when H is inside the
+    /// bounds), with the node's features left in `self.feats`.
+    fn error<G: Game, F: FeatureSet<G>>(
+        &mut self,
+        model: &Model,
+        pos: &G,
+        lower: Option<f64>,
+        upper: Option<f64>,
+        stats: &mut BackupStats,
+    ) -> f64 {
+        local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats);
+        let h = model.value(&self.feats);
+        let mut d = 0.0;
+        if let Some(lo) = lower {
+            if h < lo {
+                d = lo - h;
+            }
+        }
+        if let Some(hi) = upper {
+            if h > hi {
+                d = hi - h;
+            }
+        }
+        stats.nodes_seen += 1;
+        stats.sq_error += d * d;
+        if d != 0.0 {
+            stats.nodes_updated += 1;
+        }
+        d
+    }
+
+    /// TreeStrap(αβ) after one search: the root (exact value) and every node the table walk
+    /// finds with depth ≥ `min_depth`. Every δ is measured with the weights as they were for the
+    /// search, then the summed step is applied (the paper's Δθ over the tree), in the walk's
+    /// order, which is fixed by the table's content.
+    pub fn treestrap<G: Game, F: FeatureSet<G>>(
+        &mut self,
+        model: &mut Model,
+        search: &TrainingSearch,
+        root: &G,
+        result: &TrainingResult<G>,
+        delta: &mut [f64],
+    ) -> BackupStats {
+        let mut stats = BackupStats::default();
+        let cap = self.cap;
+        let v = target(result.score, cap);
+        let mut nodes: Vec<(G, Option<f64>, Option<f64>)> = vec![(root.clone(), Some(v), Some(v))];
+        search.walk(root, self.min_depth, &mut |n| {
+            nodes.push((
+                n.pos.clone(),
+                n.lower().map(|s| target(s, cap)),
+                n.upper().map(|s| target(s, cap)),
+            ));
+        });
+        let mut steps: Vec<(LocalFeatures, f64)> = Vec::new();
+        for (pos, lo, hi) in &nodes {
+            let d = self.error::<G, F>(model, pos, *lo, *hi, &mut stats);
+            if d != 0.0 {
+                steps.push((self.feats.clone(), d));
+            }
+        }
+        for (feats, d) in &steps {
+            model.apply(feats, self.eta * d, self.learned, delta);
+        }
+        stats
+    }
+
+    /// RootStrap(αβ): the root towards its search value.
+    pub fn rootstrap<G: Game, F: FeatureSet<G>>(
+        &mut self,
+        model: &mut Model,
+        root: &G,
+        result: &TrainingResult<G>,
+        delta: &mut [f64],
+    ) -> BackupStats {
+        let mut stats = BackupStats::default();
+        let v = target(result.score, self.cap);
+        let d = self.error::<G, F>(model, root, Some(v), Some(v), &mut stats);
+        if d != 0.0 {
+            let feats = std::mem::take(&mut self.feats);
+            model.apply(&feats, self.eta * d, self.learned, delta);
+            self.feats = feats;
+        }
+        stats
+    }
+
+    /// The features and value of a position from `G`'s first side's view (TD-Leaf works in one
+    /// fixed view along the game).
+    pub fn first_view<G: Game, F: FeatureSet<G>>(
+        &mut self,
+        model: &Model,
+        pos: &G,
+    ) -> (LocalFeatures, f64) {
+        local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats);
+        let sign = if pos.side_to_move() == crate::game::Side::First {
+            1
+        } else {
+            -1
+        };
+        let f: LocalFeatures = self.feats.iter().map(|&(l, c)| (l, sign * c)).collect();
+        let h = model.value(&f);
+        (f, h)
+    }
+}
+
+/// TD-Leaf(λ) along one game, online (Baxter et al. 1998 with eligibility traces): after the
+/// search at time t+1, d_t = V_{t+1} − H(l_t) in the first side's view and θ += η·d_t·e_t, where
+/// e_t = λ·e_{t−1} + ∇H(l_t) and l_t is the principal leaf of the search at t. The game's end
+/// gives the last target (±cap for a win, 0 for a draw).
+pub struct TdLeaf {
+    lambda: f64,
+    /// The trace over local weights (sparse: indices touched, values).
+    trace: Vec<f64>,
+    touched: Vec<u32>,
+    /// H(l_t) of the last search, first side's view.
+    last_leaf_value: Option<f64>,
+}
+
+impl TdLeaf {
+    pub fn new(n_local: usize, lambda: f64) -> Self {
+        TdLeaf {
+            lambda,
+            trace: vec![0.0; n_local],
+            touched: Vec::new(),
+            last_leaf_value: None,
+        }
+    }
+
+    /// A new target value `v` (first side's view) for the last leaf: one TD step.
+    pub fn target(
+        &mut self,
+        model: &mut Model,
+        v: f64,
+        eta: f64,
+        learned: &Learned,
+        delta: &mut [f64],
+        stats: &mut BackupStats,
+    ) {
+        let Some(h) = self.last_leaf_value else {
+            return;
+        };
+        let d = v - h;
+        stats.nodes_seen += 1;
+        stats.sq_error += d * d;
+        if d == 0.0 {
+            return;
+        }
+        stats.nodes_updated += 1;
+        // The trace holds Σ λ^k ∇H in count units.
+        let k = eta * d * model.scale as f64;
+        for &l in &self.touched {
+            let li = l as usize;
+            let step = k * self.trace[li];
+            model.theta[li] += step;
+            delta[li] += step;
+            model.params[learned.global(li)] = super::model::quantise(model.theta[li]);
+        }
+    }
+
+    /// The new principal leaf (first side's features and value): decays the trace and adds it.
+    pub fn leaf(&mut self, feats: &[(u32, i32)], value: f64) {
+        if self.lambda == 0.0 {
+            for &l in &self.touched {
+                self.trace[l as usize] = 0.0;
+            }
+            self.touched.clear();
+        } else {
+            for &l in &self.touched {
+                self.trace[l as usize] *= self.lambda;
+            }
+        }
+        for &(l, c) in feats {
+            let t = &mut self.trace[l as usize];
+            if *t == 0.0 {
+                self.touched.push(l);
+            }
+            *t += c as f64;
+        }
+        // Drop entries that decayed to nothing, so the trace stays sparse.
+        let trace = &mut self.trace;
+        self.touched.retain(|&l| {
+            if trace[l as usize].abs() < 1e-9 {
+                trace[l as usize] = 0.0;
+                false
+            } else {
+                true
+            }
+        });
+        self.last_leaf_value = Some(value);
+    }
+}

@@ -1,0 +1,110 @@
+//! The linear heuristic H_θ(s) = φ(s)ᵀθ / scale in floating point over the learned tables, and
+//! its quantisation into the integer parameters the play search evaluates with.
+//!
+//! Units: θ is in the feature set's weight units (chess 1/32 cp, shogi 1/32 of Bonanza's unit),
+//! H in evaluation units. A step of rate η moves a weight by η·δ·count·scale, i.e. η·scale² times
+//! the gradient of H per weight unit: η is per evaluation unit², as `learn ct`'s rate, so that it
+//! does not change meaning with the weights' fixed-point resolution.
+
+use crate::eval::rng::SplitMix64;
+use crate::eval::{FeatureSet, Weights};
+use crate::game::Game;
+use crate::learn::learned::Learned;
+
+/// The learned weights in floating point, and the integer parameter vector they round into.
+#[derive(Clone)]
+pub struct Model {
+    /// Learned weights, local index (`Learned`).
+    pub theta: Vec<f64>,
+    /// All parameters of the feature set; the learned ones are `round(theta)`.
+    pub params: Vec<i32>,
+    pub scale: i32,
+}
+
+/// A sparse feature vector restricted to the learned tables: (local index, count).
+pub type LocalFeatures = Vec<(u32, i32)>;
+
+impl Model {
+    /// Small random weights, uniform in ±`range` weight units, from `seed`; tables not learned
+    /// stay at zero.
+    pub fn random<G: Game, F: FeatureSet<G>>(learned: &Learned, range: i32, seed: u64) -> Self {
+        let mut rng = SplitMix64::new(seed ^ 0x7472_6565_7374_7261);
+        let theta: Vec<f64> = (0..learned.n_local)
+            .map(|_| rng.symmetric(range.max(0)) as f64)
+            .collect();
+        Self::from_theta::<G, F>(learned, theta)
+    }
+
+    /// The model of given float weights (a checkpoint's).
+    pub fn from_theta<G: Game, F: FeatureSet<G>>(learned: &Learned, theta: Vec<f64>) -> Self {
+        let mut params = vec![0i32; F::num_params()];
+        for (l, &t) in theta.iter().enumerate() {
+            params[learned.global(l)] = quantise(t);
+        }
+        Model {
+            theta,
+            params,
+            scale: F::SCALE,
+        }
+    }
+
+    /// The play weights (the learned ones rounded).
+    pub fn weights<G: Game, F: FeatureSet<G>>(&self, provenance: &str) -> Result<Weights, String> {
+        Weights::from_params::<G, F>(&self.params, provenance)
+    }
+
+    /// H(s) in evaluation units from the side to move's view, for local features.
+    pub fn value(&self, feats: &[(u32, i32)]) -> f64 {
+        let s: f64 = feats
+            .iter()
+            .map(|&(l, c)| self.theta[l as usize] * c as f64)
+            .sum();
+        s / self.scale as f64
+    }
+
+    /// Adds `step`·count·scale to every feature's weight (a step of `step` = η·δ in evaluation
+    /// units), mirrors the rounding into `params`, and adds the change to `delta` (the game's
+    /// total, local index).
+    pub fn apply(&mut self, feats: &[(u32, i32)], step: f64, learned: &Learned, delta: &mut [f64]) {
+        let k = step * self.scale as f64;
+        for &(l, c) in feats {
+            let d = k * c as f64;
+            let l = l as usize;
+            self.theta[l] += d;
+            delta[l] += d;
+            self.params[learned.global(l)] = quantise(self.theta[l]);
+        }
+    }
+
+    /// Adds a summed change (a batch's) to the weights.
+    pub fn add(&mut self, delta: &[f64], learned: &Learned) {
+        for (l, &d) in delta.iter().enumerate() {
+            if d != 0.0 {
+                self.theta[l] += d;
+                self.params[learned.global(l)] = quantise(self.theta[l]);
+            }
+        }
+    }
+}
+
+/// The integer weight a float weight plays as.
+pub fn quantise(t: f64) -> i32 {
+    t.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
+}
+
+/// The features of `pos` in the learned tables, as (local index, count) from the side to move's
+/// view (`buf` is scratch).
+pub fn local_features<G: Game, F: FeatureSet<G>>(
+    pos: &G,
+    learned: &Learned,
+    buf: &mut Vec<(u32, i32)>,
+    out: &mut LocalFeatures,
+) {
+    buf.clear();
+    F::features(pos, buf);
+    out.clear();
+    out.extend(
+        buf.iter()
+            .filter_map(|&(i, c)| learned.local(i as usize).map(|l| (l as u32, c))),
+    );
+}

@@ -1,0 +1,152 @@
+//! One training game of self-play: an opening from the set, a few random plies, then a depth-D
+//! training search per move with the game's current weights, the chosen backup after every search
+//! (the weights change from move to move, as in the paper's Algorithm 1) and the search's move
+//! played greedily. A game depends only on the weights it starts from, its index and the
+//! settings, never on other games or threads: that is what makes parallel self-play and resumes
+//! exact.
+
+use super::args::{SelfPlayArgs, Variant};
+use super::backup::{target, Backup, BackupStats, TdLeaf};
+use super::model::Model;
+use crate::eval::rng::SplitMix64;
+use crate::eval::{FeatureSet, LinearEval};
+use crate::game::{Game, GameHistory, Outcome, RuleOptions, Side};
+use crate::learn::learned::Learned;
+use crate::search::learner::TrainingSearch;
+use std::sync::Arc;
+
+/// What one game produced.
+#[derive(Debug, Clone, Default)]
+pub struct GameOut {
+    /// The game's summed weight change (local index).
+    pub delta: Vec<f64>,
+    pub stats: BackupStats,
+    /// Plies searched (learning plies).
+    pub plies: u64,
+    /// Nodes searched over the game.
+    pub nodes: u64,
+    /// +1 first side won, −1 second side won, 0 draw, `None` stopped at --max-plies.
+    pub result: Option<i32>,
+}
+
+/// The seed of game `index` of a run.
+fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut r = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    r.next_u64()
+}
+
+/// The starting history of game `index`: an opening drawn by the game's seed, then random plies.
+pub fn opening<G: Game>(
+    openings: &[GameHistory<G>],
+    args: &SelfPlayArgs,
+    index: u64,
+) -> GameHistory<G> {
+    let mut rng = SplitMix64::new(game_seed(args.seed, index));
+    let mut h = if openings.is_empty() {
+        GameHistory::new(G::startpos())
+    } else {
+        openings[rng.below(openings.len())].clone()
+    };
+    let mut moves = Vec::new();
+    for _ in 0..args.random_plies {
+        if h.outcome(&RuleOptions::default()).is_some() {
+            break;
+        }
+        moves.clear();
+        h.current().legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())];
+        h.push(mv);
+    }
+    h
+}
+
+/// Plays game `index` from `start` weights; the backups change a copy of them move by move, and
+/// the sum of the changes is returned.
+pub fn play<G: Game, F: FeatureSet<G>>(
+    start: &Model,
+    learned: &Learned,
+    openings: &[GameHistory<G>],
+    args: &SelfPlayArgs,
+    index: u64,
+    search: &mut TrainingSearch,
+) -> Result<GameOut, String> {
+    let mut model = start.clone();
+    let mut out = GameOut {
+        delta: vec![0.0; learned.n_local],
+        ..Default::default()
+    };
+    let mut backup = Backup::new(learned, args.eta, args.score_cap, args.min_depth);
+    let mut td =
+        (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
+    let mut hist = opening(openings, args, index);
+    let rules = RuleOptions::default();
+    let prov = r#"{"learner":"kishi","method":"self-play (in training)"}"#;
+    let cap = args.score_cap as f64;
+    while out.plies < args.max_plies as u64 {
+        if let Some(o) = hist.outcome(&rules) {
+            out.result = Some(match o {
+                Outcome::Win(Side::First, _) => 1,
+                Outcome::Win(Side::Second, _) => -1,
+                Outcome::Draw(_) => 0,
+            });
+            break;
+        }
+        let eval: LinearEval<G, F> = LinearEval::new(Arc::new(model.weights::<G, F>(prov)?));
+        let Some(r) = search.search(&eval, &hist, args.depth) else {
+            break;
+        };
+        out.nodes += r.nodes;
+        out.plies += 1;
+        let root = hist.current().clone();
+        let s = match args.variant {
+            Variant::Treestrap => {
+                backup.treestrap::<G, F>(&mut model, search, &root, &r, &mut out.delta)
+            }
+            Variant::Rootstrap => backup.rootstrap::<G, F>(&mut model, &root, &r, &mut out.delta),
+            Variant::Tdleaf => {
+                let mut s = BackupStats::default();
+                if let Some(td) = td.as_mut() {
+                    let sign = if root.side_to_move() == Side::First {
+                        1.0
+                    } else {
+                        -1.0
+                    };
+                    let v = sign * target(r.score, args.score_cap);
+                    td.target(&mut model, v, args.eta, learned, &mut out.delta, &mut s);
+                    let (f, h) = backup.first_view::<G, F>(&model, &r.leaf);
+                    td.leaf(&f, h);
+                }
+                s
+            }
+        };
+        out.stats.add(&s);
+        hist.push(r.best);
+    }
+    if out.result.is_none() && out.plies < args.max_plies as u64 {
+        // No legal move without an outcome cannot happen under the rules; a stopped game is unscored.
+        if let Some(o) = hist.outcome(&rules) {
+            out.result = Some(match o {
+                Outcome::Win(Side::First, _) => 1,
+                Outcome::Win(Side::Second, _) => -1,
+                Outcome::Draw(_) => 0,
+            });
+        }
+    }
+    if let (Some(td), Some(res)) = (td.as_mut(), out.result) {
+        // The game's end is the last leaf's target.
+        let mut s = BackupStats::default();
+        td.target(
+            &mut model,
+            res as f64 * cap,
+            args.eta,
+            learned,
+            &mut out.delta,
+            &mut s,
+        );
+        out.stats.add(&s);
+    }
+    Ok(out)
+}

@@ -1,0 +1,304 @@
+//! Self-play learning (`learn treestrap|rootstrap|tdleaf`, issue 15), tiny and fast:
+//! * the table walk after a training search visits nodes of that search only;
+//! * TreeStrap's backup, on positions whose bounds come from a search with a known linear
+//!   evaluation (chess material), moves random weights towards that evaluation's weights;
+//! * a run killed after a checkpoint and resumed ends bit-identical to an uninterrupted run, and
+//!   `--threads 2` learns exactly what one thread learns.
+
+use kishi::chess::features::{ChessFeatures, DEFAULT_MATERIAL, WEIGHT_UNIT};
+use kishi::chess::ChessPos;
+use kishi::eval::{FeatureSet, LinearEval, Weights};
+use kishi::game::{Game, GameHistory};
+use kishi::learn::learned::Learned;
+use kishi::learn::treestrap::backup::Backup;
+use kishi::learn::treestrap::model::Model;
+use kishi::learn::treestrap::openings;
+use kishi::search::learner::TrainingSearch;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kishi-ts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn book() -> Vec<GameHistory<ChessPos>> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/chess_openings.epd");
+    openings::load::<ChessPos>(&p).expect("the chess book loads")
+}
+
+/// The material-only target: the hand-set piece values, every other weight zero.
+fn target_params() -> Vec<i32> {
+    let mut p = vec![0i32; ChessFeatures::num_params()];
+    for ph in 0..2 {
+        for k in 0..5 {
+            p[ph * 5 + k] = DEFAULT_MATERIAL[ph][k] * WEIGHT_UNIT;
+        }
+    }
+    p
+}
+
+fn target_eval() -> LinearEval<ChessPos, ChessFeatures> {
+    let w = Weights::from_params::<ChessPos, ChessFeatures>(&target_params(), "{}").unwrap();
+    LinearEval::new(Arc::new(w))
+}
+
+#[test]
+fn the_walk_sees_only_nodes_of_the_last_search() {
+    let eval = target_eval();
+    let b = book();
+    let (a, c) = (&b[0], &b[1]);
+    let mut ts = TrainingSearch::new(2);
+    let r = ts.search(&eval, a, 3).expect("moves");
+    assert!(r.nodes > 0);
+    let mut seen = Vec::new();
+    let stats = ts.walk(a.current(), 1, &mut |n| {
+        seen.push((n.pos.key(), n.depth, n.ply));
+    });
+    assert!(
+        stats.visited > 10,
+        "a depth-3 search leaves a tree: {stats:?}"
+    );
+    assert_eq!(stats.visited, seen.len());
+    // Depths are the search's remaining depths: at most D − 1 below the root (D + extensions
+    // deeper only through checks), at least the minimum asked for.
+    assert!(seen.iter().all(|&(_, d, _)| (1..=4).contains(&d)));
+    let mut keys: Vec<u64> = seen.iter().map(|s| s.0).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), seen.len(), "a transposed node is visited once");
+    // A higher minimum depth visits a subset.
+    let deep = ts.walk(a.current(), 2, &mut |n| assert!(n.depth >= 2));
+    assert!(deep.visited < stats.visited);
+
+    // The table entries stay, but a new generation hides them from the walk.
+    ts.age_table();
+    let stale = ts.walk(a.current(), 1, &mut |_| {});
+    assert_eq!(
+        stale.visited, 0,
+        "entries of an earlier search are not walked"
+    );
+
+    // After a search of another position, nothing of the first search's tree is walked, and
+    // walking from the new root finds the new tree.
+    ts.search(&eval, c, 3).expect("moves");
+    let old = ts.walk(a.current(), 1, &mut |_| {});
+    assert_eq!(old.visited, 0);
+    let new = ts.walk(c.current(), 1, &mut |_| {});
+    assert!(new.visited > 10);
+}
+
+#[test]
+fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
+    let target = target_params();
+    let eval = target_eval();
+    let learned = Learned::select::<ChessPos, ChessFeatures>(&["material".to_string()], false)
+        .expect("material table");
+    let mut model = Model::random::<ChessPos, ChessFeatures>(&learned, 16, 7);
+    let dist = |m: &Model| -> f64 {
+        (0..10)
+            .map(|i| (m.theta[i] - target[i] as f64).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    };
+    // The positions: book openings plus eight arbitrary plies (which leave pieces hanging, so
+    // that material is unbalanced in many nodes), searched with the target evaluation: their
+    // bounds are what the target says.
+    let book = book();
+    let roots: Vec<GameHistory<ChessPos>> = book
+        .iter()
+        .enumerate()
+        .take(80)
+        .map(|(i, h)| {
+            let mut h = h.clone();
+            let mut moves = Vec::new();
+            for k in 0..8 {
+                moves.clear();
+                h.current().legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                h.push(moves[(i * 7 + k * 13) % moves.len()]);
+            }
+            h
+        })
+        .collect();
+    // How far H is from the target evaluation over the positions' static values.
+    let mut buf = Vec::new();
+    let mut feats = Vec::new();
+    let error = |m: &Model, buf: &mut Vec<(u32, i32)>, feats: &mut Vec<(u32, i32)>| -> f64 {
+        let mut sq = 0.0;
+        for h in &roots {
+            kishi::learn::treestrap::model::local_features::<ChessPos, ChessFeatures>(
+                h.current(),
+                &learned,
+                buf,
+                feats,
+            );
+            let t = eval.evaluate_scratch(h.current()) as f64;
+            sq += (m.value(feats) - t).powi(2);
+        }
+        (sq / roots.len() as f64).sqrt()
+    };
+    let (d0, e0) = (dist(&model), error(&model, &mut buf, &mut feats));
+    let mut ts = TrainingSearch::new(2);
+    let mut backup = Backup::new(&learned, 3e-6, 2000, 1);
+    let mut delta = vec![0.0; learned.n_local];
+    let mut updated = 0;
+    for _pass in 0..5 {
+        for h in &roots {
+            let Some(r) = ts.search(&eval, h, 2) else {
+                continue;
+            };
+            let root = h.current().clone();
+            let s =
+                backup.treestrap::<ChessPos, ChessFeatures>(&mut model, &ts, &root, &r, &mut delta);
+            updated += s.nodes_updated;
+        }
+    }
+    let (d1, e1) = (dist(&model), error(&model, &mut buf, &mut feats));
+    assert!(updated > 100, "nodes updated: {updated}");
+    assert!(
+        e1 < 0.5 * e0 && d1 < 0.9 * d0,
+        "rms error against the target {e0:.0} -> {e1:.0}, distance to the target piece values \
+         {d0:.0} -> {d1:.0} (weights {:?})",
+        &model.theta[..10]
+    );
+    // The integer weights are the rounded float weights.
+    for (i, &t) in model.theta.iter().enumerate() {
+        assert_eq!(model.params[learned.global(i)], t.round() as i32);
+    }
+    // The learned order of the middlegame values: queen > minors > pawn. (Rooks are rarely
+    // exchanged or hanging a few plies out of the opening, and move least.)
+    let v = &model.theta;
+    assert!(v[4] > v[1].max(v[2]) && v[1].min(v[2]) > v[0], "{v:?}");
+    eprintln!("rms error {e0:.0} -> {e1:.0}, distance {d0:.0} -> {d1:.0}");
+}
+
+fn learn(dir: &Path, extra: &[&str]) -> std::process::Child {
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/chess_openings.epd");
+    Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args([
+            "learn",
+            "treestrap",
+            "--game",
+            "chess",
+            "--out",
+            dir.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--max-plies",
+            "24",
+            "--batch",
+            "2",
+            "--checkpoint-every",
+            "2",
+            "--hash",
+            "1",
+            "--eta",
+            "3e-7",
+            "--quiet",
+            "--openings",
+            book.to_str().unwrap(),
+        ])
+        .args(extra)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("kishi runs")
+}
+
+fn finish(c: std::process::Child) {
+    let out = c.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+#[test]
+fn a_killed_run_resumes_exactly_and_threads_do_not_change_the_result() {
+    let whole = tmpdir("whole");
+    finish(learn(&whole, &["--games", "12"]));
+
+    // Killed as soon as its first checkpoint is on disk, then resumed.
+    let cut = tmpdir("cut");
+    let mut child = learn(&cut, &["--games", "12"]);
+    let ckpt = cut.join("checkpoint.bin");
+    let t0 = std::time::Instant::now();
+    while !ckpt.exists() && t0.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().ok();
+    child.wait().ok();
+    let games_at_kill = read(&cut.join("metrics.jsonl"))
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count();
+    assert!(
+        games_at_kill < 6,
+        "the run was killed early ({games_at_kill} lines)"
+    );
+    finish(learn(&cut, &["--games", "12", "--resume"]));
+
+    let threads = tmpdir("threads");
+    finish(learn(&threads, &["--games", "12", "--threads", "2"]));
+
+    for dir in [&cut, &threads] {
+        for f in ["weights.kwt", "checkpoint.bin", "initial.kwt"] {
+            assert!(
+                read(&whole.join(f)) == read(&dir.join(f)),
+                "{f} of {} differs from the uninterrupted one-thread run",
+                dir.display()
+            );
+        }
+        let lines = |d: &Path| -> Vec<String> {
+            String::from_utf8(read(&d.join("metrics.jsonl")))
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    // Timings and the thread count differ; everything before them must not.
+                    l.split("\"seconds\"").next().unwrap_or("").to_string()
+                })
+                .collect()
+        };
+        assert_eq!(lines(&whole), lines(dir));
+    }
+    // The weights moved from the start.
+    assert!(read(&whole.join("weights.kwt")) != read(&whole.join("initial.kwt")));
+    for d in [whole, cut, threads] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let d = tmpdir("bad");
+    for args in [
+        vec!["--depth", "0"],
+        vec!["--eta", "-1"],
+        vec!["--openings", "/nonexistent/book.epd"],
+        vec!["--tables", "nosuch"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["learn", "treestrap", "--game", "chess", "--out"])
+            .arg(&d)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("error"),
+            "{args:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(d);
+}

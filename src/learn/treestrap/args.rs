@@ -191,7 +191,9 @@ impl SelfPlayArgs {
         // 5e-7 was at the edge); the root-only methods update one node per search, and get the
         // paper's ratio of step sizes (1e-5 against 5e-7: 20 times).
         let eta = c.eta.unwrap_or(match c.variant {
-            Variant::Treestrap => 3e-7,
+            // 3e-8: against RootStrap at 500 and 1,000 games it lost far less than 3e-7, whose
+            // bound errors grew all run (docs/learning/treestrap.md).
+            Variant::Treestrap => 3e-8,
             Variant::Rootstrap | Variant::Tdleaf => 6e-6,
         });
         if !(eta > 0.0 && eta.is_finite()) {

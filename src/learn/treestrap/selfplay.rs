@@ -87,11 +87,7 @@ pub fn play<G: Game, F: FeatureSet<G>>(
     let cap = args.score_cap as f64;
     while out.plies < args.max_plies as u64 {
         if let Some(o) = hist.outcome(&rules) {
-            out.result = Some(match o {
-                Outcome::Win(Side::First, _) => 1,
-                Outcome::Win(Side::Second, _) => -1,
-                Outcome::Draw(_) => 0,
-            });
+            out.result = Some(result_of(o));
             break;
         }
         let eval: LinearEval<G, F> = LinearEval::new(Arc::new(model.weights::<G, F>(prov)?));
@@ -125,16 +121,8 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         out.stats.add(&s);
         hist.push(r.best);
     }
-    if out.result.is_none() && out.plies < args.max_plies as u64 {
-        // No legal move without an outcome cannot happen under the rules; a stopped game is unscored.
-        if let Some(o) = hist.outcome(&rules) {
-            out.result = Some(match o {
-                Outcome::Win(Side::First, _) => 1,
-                Outcome::Win(Side::Second, _) => -1,
-                Outcome::Draw(_) => 0,
-            });
-        }
-    }
+    // A game cut at `max_plies` (or whose search found no move, which the outcome test above
+    // rules out) stays unscored.
     if let (Some(td), Some(res)) = (td.as_mut(), out.result) {
         // The game's end is the last leaf's target.
         let mut s = BackupStats::default();
@@ -149,4 +137,13 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         out.stats.add(&s);
     }
     Ok(out)
+}
+
+/// A game's result from the first player's side: 1 win, 0 draw, −1 loss.
+fn result_of(o: Outcome) -> i32 {
+    match o {
+        Outcome::Win(Side::First, _) => 1,
+        Outcome::Win(Side::Second, _) => -1,
+        Outcome::Draw(_) => 0,
+    }
 }

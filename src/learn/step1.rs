@@ -348,13 +348,16 @@ pub fn step1_store<G: Game, F: FeatureSet<G>>(
     )
 }
 
+/// Step 1's (position index, agreement) of every searched position, collected across workers.
+pub type AgreeList = std::sync::Mutex<Vec<(u32, Option<bool>)>>;
+
 /// What the parameterised objective (`objective::weighted`) needs from step 1 beyond MMTO's
 /// leaves: the record move's own leaf in the store (for the win-probability term), and each
 /// searched position's agreement (for the agreement per category).
 #[derive(Default, Clone, Copy)]
 pub struct StoreExtras<'a> {
     pub keep_record: bool,
-    pub agree: Option<&'a std::sync::Mutex<Vec<(u32, Option<bool>)>>>,
+    pub agree: Option<&'a AgreeList>,
 }
 
 /// `step1_store` with the extras of the parameterised objective.

@@ -1,8 +1,10 @@
 //! The parameterised objective of "Objective tuning" (eqs. 3-6) over the leaf store:
 //!
+//! ```text
 //! J = Σ_p W3,p · Σ_d T_p(s(p.d) − s(p.m)),  T_p(x) = 1/(1 + exp(−W1,p (x + W2,p)))   (J1)
 //!   + Σ_p W4,p · (−log-likelihood of p's game result y_p given g(s(p.m)))         (J2)
 //!   (+ w0·L1, the method's update)
+//! ```
 //!
 //! with g(v) = 1/(1 + exp(−k v)) and W_i,p = c_i · Π_{j ∈ C_p} w_i,j. s(p.m) is the value of the
 //! record move's PV leaf, which the store keeps after the children when J2 is on.

@@ -63,7 +63,8 @@ def main(argv=None) -> None:
         c = f"C{k % 10}"
         it = [r["iteration"] for r in recs]
         j1 = [r.get("j1", r.get("J")) for r in recs]
-        ax[0][0].plot(it, j1, "-", marker=".", color=c, label=f"{label}: J1")
+        if any(v for v in j1):  # J2 alone (c3 = 0) has J1 = 0 throughout: not drawn
+            ax[0][0].plot(it, j1, "-", marker=".", color=c, label=f"{label}: J1")
         if any("j2" in r for r in recs):
             ax[0][0].plot(it, [r.get("j2") for r in recs], "--", marker=".", color=c, label=f"{label}: J2")
         cat = [r.get("agreement_by_category_test") for r in recs]

@@ -38,6 +38,8 @@ pub struct LearnArgs {
     pub ct_rate: f64,
     pub ct_scale: f64,
     pub ct_c: f64,
+    /// The parameterised objective's parameter file (`objective::params`); `None`: plain MMTO.
+    pub objective_params: Option<PathBuf>,
 }
 
 /// The learning method (the first word after `learn`).
@@ -165,6 +167,10 @@ struct LearnCli {
     /// comparison training's weight of negative differences
     #[arg(long, value_name = "C", default_value_t = 2.0, help_heading = "Method")]
     ct_c: f64,
+    /// mmto: the parameterised objective's file (category weights, c1..c4, the win-probability
+    /// slope; docs/learning/objective.md), checked before any data loads
+    #[arg(long, value_name = "FILE", help_heading = "Method")]
+    objective_params: Option<PathBuf>,
 
     /// output directory
     #[arg(long, value_name = "DIR", help_heading = "Run")]
@@ -364,6 +370,7 @@ impl LearnArgs {
             ct_rate: c.ct_rate,
             ct_scale: c.ct_scale,
             ct_c: c.ct_c,
+            objective_params: c.objective_params,
         })
     }
 
@@ -389,6 +396,14 @@ impl LearnArgs {
     /// canonical, so a resume may name the same files by another (relative) path. `--iterations`,
     /// `--threads`, `--patience`, `--max-memory` and `--quiet` may change.
     pub fn fingerprint(&self) -> String {
+        // The parameterised objective's file by content (absent: the fingerprint of plain MMTO).
+        let objective = match &self.objective_params {
+            Some(p) => format!(
+                " objective={:?}",
+                std::fs::read(p).map(|b| String::from_utf8_lossy(&b).into_owned())
+            ),
+            None => String::new(),
+        };
         let canon = |v: &[PathBuf]| -> Vec<PathBuf> {
             v.iter()
                 .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
@@ -420,7 +435,7 @@ impl LearnArgs {
             self.data.min_plies,
             self.data.max_train,
             self.data.max_test
-        )
+        ) + &objective
     }
 }
 

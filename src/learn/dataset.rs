@@ -8,7 +8,7 @@
 //! for the split, whatever the file holds (a KIF file one game, a PGN file many, an EPD file one
 //! position per entry).
 
-use crate::game::records::{record_suffix, GameRecords, RecordError, RecordStream};
+use crate::game::records::{record_suffix, GameRecords, RecordError, RecordResult, RecordStream};
 use crate::game::Game;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -18,6 +18,13 @@ use std::path::{Path, PathBuf};
 pub struct Sample<G: Game> {
     pub pos: G,
     pub mv: G::Move,
+    /// The position's ply in its record (0 = the record's first position) and the record's
+    /// number of plies: the parameterised objective's progress ratio.
+    pub ply: u32,
+    pub plies: u32,
+    /// The record's result from the side to move here (1 win, 0.5 draw, 0 loss); `None` when the
+    /// record does not state one (`*`).
+    pub result: Option<f64>,
 }
 
 /// Where records come from and how they are filtered and split.
@@ -227,7 +234,18 @@ pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
                         ds.duplicates += 1;
                         continue;
                     }
-                    set.push(Sample { pos, mv });
+                    let result = rec.result.map(|r| match r {
+                        RecordResult::Draw => 0.5,
+                        RecordResult::Win(side) if side == pos.side_to_move() => 1.0,
+                        RecordResult::Win(_) => 0.0,
+                    });
+                    set.push(Sample {
+                        pos,
+                        mv,
+                        ply: ply as u32,
+                        plies: rec.moves.len() as u32,
+                        result,
+                    });
                 }
             }
         }

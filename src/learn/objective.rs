@@ -5,6 +5,16 @@
 //! The learner uses `objective_store`: leaves read from the compact store, the gradient in sparse
 //! buffers (`grad::SparseGrad`). `objective` and `objective_with` are the dense reference over
 //! decoded leaves (tests check the sparse path against them bit for bit).
+//!
+//! The parameterised objective of "Objective tuning" (agreement with slope, margin and weight per
+//! position category, plus the win-probability term; `learn mmto --objective-params FILE`) is in
+//! the submodules: `params` (the file), `categories`, `weighted` (J1, J2 and their gradient) and
+//! `setup` (what the driver calls).
+
+pub mod categories;
+pub mod params;
+pub mod setup;
+pub mod weighted;
 
 use super::config::LearnConfig;
 use super::grad::SparseGrad;

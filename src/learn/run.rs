@@ -15,9 +15,11 @@ use super::learned::Learned;
 use super::leaves::{resident_bytes, show_bytes, LeafStore};
 use super::method::{self, LearningMethod};
 use super::metrics::{metrics_line, provenance};
+use super::objective::setup::{self as pobj, Parameterised};
+use super::objective::weighted::{objective_store_weighted, CategoryAgreement, Terms};
 use super::objective::{l1_term, objective_store};
 use super::step1::Step1Stats;
-use super::step1::{build_eval, step1_store};
+use super::step1::{build_eval, step1_store_with, StoreExtras};
 use super::LearnArgs;
 use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
@@ -26,6 +28,7 @@ use crate::game::records::GameRecords;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 pub use super::init::initial_params;
@@ -90,6 +93,8 @@ struct Steps23 {
     j_r: f64,
     lambda0: f64,
     secs: f64,
+    /// The parameterised objective's terms before the first and after the last update.
+    terms: Option<(Terms, Terms)>,
 }
 
 /// A run in progress: its settings, files and the state carried between iterations.
@@ -106,6 +111,8 @@ struct Driver<'a> {
     store: LeafStore,
     /// One gradient buffer per thread over the learned weights (allocated at the first step 2).
     grads: Vec<SparseGrad>,
+    /// `--objective-params`: the parameterised objective (None: plain MMTO / CT).
+    pobj: Option<Parameterised>,
 }
 
 /// Runs the learner; `out` receives human-readable progress lines (the console or stdout).
@@ -127,7 +134,10 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         metrics_path: dir.join("metrics.jsonl"),
         store: LeafStore::new(u64::MAX, &dir.join("leaves.scratch")),
         grads: Vec::new(),
+        pobj: None,
     };
+    // A bad objective parameter file is refused before any data loads.
+    let objective_params = pobj::read_params(args)?;
     let resuming = args.resume && d.ckpt_path.exists();
     // A bad --init file is reported before minutes of data loading, not after.
     let fresh = if resuming {
@@ -136,6 +146,15 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         Some(initial_params::<G, F>(args)?)
     };
     let data = load_data::<G>(args, out)?;
+    if let Some(p) = objective_params {
+        // Categories come from the run's starting weights, also on a resume (the same every
+        // time, so a resumed run optimises the same objective).
+        let initial = match &fresh {
+            Some(f) => f.clone(),
+            None => initial_params::<G, F>(args)?,
+        };
+        d.pobj = Some(pobj::prepare::<G, F>(p, args, &initial, &data, out)?);
+    }
     let start = d.start_state::<G, F>(resuming, fresh, out)?;
     if args.patience > 0 && data.test.is_empty() {
         return Err("--patience needs a test set (--split or --test)".into());
@@ -316,17 +335,34 @@ impl Driver<'_> {
             }
             self.store.clear()?;
             let (learned, cfg) = (&self.learned, &self.cfg);
-            let train_stats = step1_store::<G, F>(
+            let (train_agree, test_agree) = (Mutex::new(Vec::new()), Mutex::new(Vec::new()));
+            let extras = |agree| match &self.pobj {
+                Some(p) => StoreExtras {
+                    keep_record: p.weights.j2,
+                    agree: Some(agree),
+                },
+                None => StoreExtras::default(),
+            };
+            let train_stats = step1_store_with::<G, F>(
                 &data.train,
                 &params,
                 learned,
                 cfg,
                 &eval,
                 Some(&mut self.store),
+                extras(&train_agree),
                 &tick,
             )?;
-            let test_stats =
-                step1_store::<G, F>(&data.test, &params, learned, cfg, &eval, None, &tick)?;
+            let test_stats = step1_store_with::<G, F>(
+                &data.test,
+                &params,
+                learned,
+                cfg,
+                &eval,
+                None,
+                extras(&test_agree),
+                &tick,
+            )?;
             // Step 1 over both sets: positions per second counts both.
             let step1_secs = s1.elapsed().as_secs_f64();
             bar.finish_and_clear();
@@ -380,6 +416,22 @@ impl Driver<'_> {
                 best,
                 [step1_secs, s23.secs, it_start.elapsed().as_secs_f64()],
             );
+            let line = match (&self.pobj, &s23.terms) {
+                (Some(p), Some((before, after))) => pobj::extend_metrics(
+                    line,
+                    before,
+                    after,
+                    &CategoryAgreement::from_step1(
+                        &train_agree.into_inner().unwrap_or_default(),
+                        &p.train_cats,
+                    ),
+                    &CategoryAgreement::from_step1(
+                        &test_agree.into_inner().unwrap_or_default(),
+                        &p.test_cats,
+                    ),
+                ),
+                _ => line,
+            };
             append_line(&self.metrics_path, &line)?;
             let metrics_lines = lines_before + (iter + 1 - start_iter) as u64;
             Checkpoint {
@@ -397,6 +449,19 @@ impl Driver<'_> {
                 ],
             }
             .write(&self.ckpt_path)?;
+            if let Some((b, a)) = &s23.terms {
+                let pairs = |t: &Terms| t.pairs.max(1) as f64;
+                let _ = writeln!(
+                    out,
+                    "info string learn: iteration {} J1 {:.6} -> {:.6} J2 {:.6} -> {:.6} (per move pair; J2 over {} positions)",
+                    iter + 1,
+                    b.j1 / pairs(b),
+                    a.j1 / pairs(a),
+                    b.j2 / pairs(b),
+                    a.j2 / pairs(a),
+                    b.j2_positions
+                );
+            }
             let _ = writeln!(
                 out,
                 "info string learn: iteration {} J {:.6} -> {:.6} (+J_R {:.6}) agreement train {:.2}% test {:.2}% pairs {} in-window {} mates {} inconsistent {} step1 {:.1} s ({:.0} pos/s) steps2-3 {:.1} s",
@@ -440,15 +505,33 @@ impl Driver<'_> {
         let mut j_before = f64::NAN;
         let mut lambda0 = 0.0;
         let method = self.method.as_mut();
+        let (store, pobj) = (&self.store, &self.pobj);
+        let mut first_terms = None;
+        let mut last_terms = None;
+        // J (raw sum) and the move pairs: MMTO's or the parameterised objective's.
+        let mut pass = |w: &[i32],
+                        grads: &mut [SparseGrad],
+                        method: &dyn LearningMethod|
+         -> Result<(f64, u64), String> {
+            match pobj {
+                None => objective_store(store, w, F::SCALE, method, grads),
+                Some(p) => {
+                    let t = objective_store_weighted(store, w, F::SCALE, &p.weights, grads)?;
+                    first_terms.get_or_insert(t);
+                    last_terms = Some(t);
+                    Ok((t.j1 + t.j2, t.pairs))
+                }
+            }
+        };
         for r in 0..self.cfg.reuse.max(1) {
-            let (j, pairs) = objective_store(&self.store, &w, F::SCALE, &*method, &mut self.grads)?;
+            let (j, pairs) = pass(&w, &mut self.grads, &*method)?;
             if r == 0 {
                 j_before = j / pairs.max(1) as f64;
             }
             let info = method.update(&mut w, &self.grads[0], learned, F::SCALE, rng);
             lambda0 = info.lambda0;
         }
-        let (j, pairs) = objective_store(&self.store, &w, F::SCALE, &*method, &mut self.grads)?;
+        let (j, pairs) = pass(&w, &mut self.grads, &*method)?;
         let secs = s2.elapsed().as_secs_f64();
         for (l, &v) in w.iter().enumerate() {
             params[learned.global(l)] = v;
@@ -460,6 +543,7 @@ impl Driver<'_> {
             j_r: l1_term(&w, learned, self.cfg.l1) / pairs,
             lambda0,
             secs,
+            terms: first_terms.zip(last_terms),
         })
     }
 

@@ -91,6 +91,9 @@ pub struct PositionData {
     pub children: Vec<Child>,
     /// Some(true): the search prefers the record move; None: tied with another move.
     pub agree: Option<bool>,
+    /// The position's index in the set step 1 searched (the parameterised objective's per-position
+    /// weights are looked up by it).
+    pub sample: u32,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -279,6 +282,7 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
         record,
         children: if keep_leaves { children } else { Vec::new() },
         agree,
+        sample: 0,
     })
 }
 
@@ -332,6 +336,49 @@ pub fn step1_store<G: Game, F: FeatureSet<G>>(
     store: Option<&mut LeafStore>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Step1Stats, String> {
+    step1_store_with::<G, F>(
+        samples,
+        params,
+        learned,
+        cfg,
+        eval,
+        store,
+        StoreExtras::default(),
+        progress,
+    )
+}
+
+/// Step 1's (position index, agreement) of every searched position, collected across workers.
+pub type AgreeList = std::sync::Mutex<Vec<(u32, Option<bool>)>>;
+
+/// What the parameterised objective (`objective::weighted`) needs from step 1 beyond MMTO's
+/// leaves: the record move's own leaf in the store (for the win-probability term), and each
+/// searched position's agreement (for the agreement per category).
+#[derive(Default, Clone, Copy)]
+pub struct StoreExtras<'a> {
+    pub keep_record: bool,
+    pub agree: Option<&'a AgreeList>,
+}
+
+/// `step1_store` with the extras of the parameterised objective.
+#[allow(clippy::too_many_arguments)]
+pub fn step1_store_with<G: Game, F: FeatureSet<G>>(
+    samples: &[Sample<G>],
+    params: &[i32],
+    learned: &Learned,
+    cfg: &LearnConfig,
+    eval: &LinearEval<G, F>,
+    store: Option<&mut LeafStore>,
+    extras: StoreExtras<'_>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Step1Stats, String> {
+    let note_agree = |d: &[PositionData]| {
+        if let Some(m) = extras.agree {
+            if let Ok(mut v) = m.lock() {
+                v.extend(d.iter().map(|p| (p.sample, p.agree)));
+            }
+        }
+    };
     let Some(store) = store else {
         return Ok(step1_blocks::<G, F>(
             samples,
@@ -341,7 +388,7 @@ pub fn step1_store<G: Game, F: FeatureSet<G>>(
             eval,
             false,
             progress,
-            &|_, _| {},
+            &|_, d| note_agree(&d),
         ));
     };
     let shared = std::sync::Mutex::new(store);
@@ -354,7 +401,8 @@ pub fn step1_store<G: Game, F: FeatureSet<G>>(
         true,
         progress,
         &|b, d| {
-            let block = EncodedBlock::encode(&d);
+            note_agree(&d);
+            let block = EncodedBlock::encode_with(&d, extras.keep_record);
             drop(d);
             if let Ok(mut s) = shared.lock() {
                 s.insert(b, block);
@@ -407,15 +455,16 @@ fn step1_blocks<G: Game, F: FeatureSet<G>>(
                             let part =
                                 &samples[b * STEP1_BLOCK..samples.len().min((b + 1) * STEP1_BLOCK)];
                             let mut out = Vec::with_capacity(part.len());
-                            for s in part {
+                            for (k, s) in part.iter().enumerate() {
                                 let t = std::time::Instant::now();
-                                if let Some(d) = step1_position::<G, F>(
+                                if let Some(mut d) = step1_position::<G, F>(
                                     &mut searcher,
                                     &ctx,
                                     s,
                                     &mut stats,
                                     keep_leaves,
                                 ) {
+                                    d.sample = (b * STEP1_BLOCK + k) as u32;
                                     out.push(d);
                                 }
                                 let secs = t.elapsed().as_secs_f64();

@@ -8,7 +8,7 @@
 //! small (shogi ±1, ±2; chess tapered values up to a few hundred), so a feature takes 2-4 bytes
 //! instead of the 8 of a `(u32, i32)` pair, and a leaf has no allocation of its own.
 
-use crate::learn::step1::{Child, PositionData};
+use crate::learn::step1::{Child, Leaf, PositionData};
 
 #[inline]
 pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -33,29 +33,41 @@ fn unzigzag(v: u64) -> i64 {
 pub fn encode_position(p: &PositionData, out: &mut Vec<u8>) {
     put_varint(out, p.children.len() as u64);
     for c in &p.children {
-        match c {
-            Child::Below => put_varint(out, 0),
-            Child::Above => put_varint(out, 1),
-            Child::Window(leaf) => {
-                let k = leaf.constant;
-                // Whole numbers within ±2^53 survive the trip through i64 exactly.
-                let whole =
-                    k.fract() == 0.0 && k.abs() < 9.0e15 && !(k == 0.0 && k.is_sign_negative());
-                let n = leaf.feats.len() as u64;
-                put_varint(out, 2 + ((n << 1) | u64::from(!whole)));
-                if whole {
-                    put_varint(out, zigzag(k as i64));
-                } else {
-                    out.extend_from_slice(&k.to_le_bytes());
-                }
-                let mut prev = 0u32;
-                for &(i, coef) in &leaf.feats {
-                    put_varint(out, u64::from(i - prev));
-                    put_varint(out, zigzag(i64::from(coef)));
-                    prev = i;
-                }
-            }
-        }
+        encode_child(c, out);
+    }
+}
+
+/// Appends one position's children and then its record move's leaf, encoded as one more
+/// `Window` child that the count does not include (read it with `child` after the children).
+pub fn encode_position_with_record(p: &PositionData, out: &mut Vec<u8>) {
+    encode_position(p, out);
+    encode_leaf(&p.record, out);
+}
+
+fn encode_child(c: &Child, out: &mut Vec<u8>) {
+    match c {
+        Child::Below => put_varint(out, 0),
+        Child::Above => put_varint(out, 1),
+        Child::Window(leaf) => encode_leaf(leaf, out),
+    }
+}
+
+fn encode_leaf(leaf: &Leaf, out: &mut Vec<u8>) {
+    let k = leaf.constant;
+    // Whole numbers within ±2^53 survive the trip through i64 exactly.
+    let whole = k.fract() == 0.0 && k.abs() < 9.0e15 && !(k == 0.0 && k.is_sign_negative());
+    let n = leaf.feats.len() as u64;
+    put_varint(out, 2 + ((n << 1) | u64::from(!whole)));
+    if whole {
+        put_varint(out, zigzag(k as i64));
+    } else {
+        out.extend_from_slice(&k.to_le_bytes());
+    }
+    let mut prev = 0u32;
+    for &(i, coef) in &leaf.feats {
+        put_varint(out, u64::from(i - prev));
+        put_varint(out, zigzag(i64::from(coef)));
+        prev = i;
     }
 }
 
@@ -180,7 +192,6 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::step1::Leaf;
 
     #[test]
     fn positions_round_trip_exactly() {
@@ -204,6 +215,7 @@ mod tests {
                 }),
             ],
             agree: Some(true),
+            sample: 0,
         };
         let mut b = Vec::new();
         encode_position(&p, &mut b);

@@ -24,19 +24,33 @@ pub struct EncodedBlock {
     offsets: Vec<u32>,
     /// The features the block's leaves use, sorted, each once.
     feats: Vec<u32>,
+    /// Each position's index in the searched set (`PositionData::sample`).
+    samples: Vec<u32>,
 }
 
 impl EncodedBlock {
     /// Encodes a block of positions.
     pub fn encode(positions: &[PositionData]) -> EncodedBlock {
+        Self::encode_with(positions, false)
+    }
+
+    /// Encodes a block of positions; with `record`, each position's record-move leaf follows its
+    /// children (`codec::encode_position_with_record`), for the win-probability term.
+    pub fn encode_with(positions: &[PositionData], record: bool) -> EncodedBlock {
         let mut b = EncodedBlock {
             bytes: Vec::new(),
             offsets: Vec::with_capacity(positions.len() + 1),
             feats: Vec::new(),
+            samples: positions.iter().map(|p| p.sample).collect(),
         };
         for p in positions {
             b.offsets.push(b.bytes.len() as u32);
-            codec::encode_position(p, &mut b.bytes);
+            if record {
+                codec::encode_position_with_record(p, &mut b.bytes);
+                b.feats.extend(p.record.feats.iter().map(|f| f.0));
+            } else {
+                codec::encode_position(p, &mut b.bytes);
+            }
             for c in &p.children {
                 if let super::step1::Child::Window(leaf) = c {
                     b.feats.extend(leaf.feats.iter().map(|f| f.0));
@@ -62,6 +76,7 @@ struct Block {
     /// Index of the block's first position in the store.
     first: usize,
     offsets: Vec<u32>,
+    samples: Vec<u32>,
     loc: Loc,
 }
 
@@ -159,6 +174,7 @@ impl LeafStore {
         self.slots[b] = Some(Block {
             first: 0,
             offsets: block.offsets,
+            samples: block.samples,
             loc,
         });
     }
@@ -241,6 +257,16 @@ impl LeafStore {
         hi: usize,
         mut f: impl FnMut(&mut Reader<'_>) -> Result<(), String>,
     ) -> Result<(), String> {
+        self.visit_indexed(lo, hi, |_, r| f(r))
+    }
+
+    /// `visit`, also giving each position's index in the searched set (`PositionData::sample`).
+    pub fn visit_indexed(
+        &self,
+        lo: usize,
+        hi: usize,
+        mut f: impl FnMut(u32, &mut Reader<'_>) -> Result<(), String>,
+    ) -> Result<(), String> {
         if lo >= hi {
             return Ok(());
         }
@@ -276,7 +302,7 @@ impl LeafStore {
             let mut reader = Reader::with_buffer(bytes, std::mem::take(&mut feats));
             for p in from..to {
                 reader.seek(b.offsets[p] as usize);
-                f(&mut reader)?;
+                f(b.samples.get(p).copied().unwrap_or(u32::MAX), &mut reader)?;
             }
             feats = reader.into_buffer();
             k += 1;

@@ -467,12 +467,13 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         ]
     }
 
-    /// The KP table learned by MMTO on top of the hand-set terms (+44 Elo over them, 200 games at
-    /// 5,000 nodes; eval_weights/README.md), made by scripts/train_shipped.sh.
+    /// Every table learned from `chess-kp.kwt` (MMTO's KP on the hand-set terms) on the
+    /// win-probability objective alone: +39 [+11, +68] Elo over `chess-kp.kwt`, 400 games at 5,000
+    /// nodes (eval_weights/README.md, docs/learning/objective.md); made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-kp.kwt",
-            include_bytes!("../../eval_weights/chess-kp.kwt"),
+            "chess-obj-j2.kwt",
+            include_bytes!("../../eval_weights/chess-obj-j2.kwt"),
         ))
     }
 

@@ -60,7 +60,7 @@ struct Cli {
     /// TreeStrap: update nodes searched to at least this depth (the paper's d)
     #[arg(long, value_name = "d", default_value_t = 1)]
     min_depth: i32,
-    /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units)
+    /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
     #[arg(long, value_name = "ETA")]
     eta: Option<f64>,
     /// TD-Leaf's λ

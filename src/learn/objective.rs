@@ -118,6 +118,30 @@ pub fn objective_with(
     total
 }
 
+/// Checks the store against the weights and clears the per-thread gradient buffers; returns the
+/// number of stored positions each thread takes. Shared by every objective over the store.
+pub(crate) fn prepare_grads(
+    store: &LeafStore,
+    w: &[i32],
+    grads: &mut [SparseGrad],
+) -> Result<usize, String> {
+    let threads = grads.len().max(1);
+    if store
+        .features()
+        .last()
+        .is_some_and(|&i| i as usize >= w.len())
+    {
+        return Err("leaf store: a feature index beyond the learned weights".into());
+    }
+    for g in grads.iter_mut() {
+        if g.len() != w.len() {
+            return Err("gradient buffer of the wrong size".into());
+        }
+        g.clear();
+    }
+    Ok(store.len().div_ceil(threads).max(1))
+}
+
 /// J and the number of move pairs over the leaf store, on one worker per gradient buffer in
 /// `grads` (each over all learned weights). ∂J/∂w is left in `grads[0]`, its touched indices
 /// sorted. Positions are split among the workers and the parts summed in worker order exactly as
@@ -129,20 +153,10 @@ pub fn objective_store(
     method: &dyn LearningMethod,
     grads: &mut [SparseGrad],
 ) -> Result<(f64, u64), String> {
-    let threads = grads.len().max(1);
+    let chunk = prepare_grads(store, w, grads)?;
     let n = store.len();
-    let chunk = n.div_ceil(threads).max(1);
     let scale = scale as f64;
     let features = store.features();
-    if features.last().is_some_and(|&i| i as usize >= w.len()) {
-        return Err("leaf store: a feature index beyond the learned weights".into());
-    }
-    for g in grads.iter_mut() {
-        if g.len() != w.len() {
-            return Err("gradient buffer of the wrong size".into());
-        }
-        g.clear();
-    }
     let parts: Vec<Result<(f64, u64), String>> = crossbeam::scope(|scope| {
         let handles: Vec<_> = grads
             .iter_mut()

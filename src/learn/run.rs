@@ -619,7 +619,9 @@ fn count_lines(path: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-fn truncate_lines(path: &Path, keep: u64) -> Result<(), String> {
+/// Keeps the first `keep` lines of a metrics file (a resume drops what the checkpoint does not
+/// cover). Also used by the self-play learners.
+pub(crate) fn truncate_lines(path: &Path, keep: u64) -> Result<(), String> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(());
     };
@@ -631,7 +633,8 @@ fn truncate_lines(path: &Path, keep: u64) -> Result<(), String> {
     write_atomic(path, body.as_bytes())
 }
 
-fn append_line(path: &Path, line: &str) -> Result<(), String> {
+/// Appends one line to a metrics file and syncs it. Also used by the self-play learners.
+pub(crate) fn append_line(path: &Path, line: &str) -> Result<(), String> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

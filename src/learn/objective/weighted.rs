@@ -88,20 +88,10 @@ pub fn objective_store_weighted(
     pw: &PositionWeights,
     grads: &mut [SparseGrad],
 ) -> Result<Terms, String> {
-    let threads = grads.len().max(1);
+    let chunk = super::prepare_grads(store, w, grads)?;
     let n = store.len();
-    let chunk = n.div_ceil(threads).max(1);
     let scale = scale as f64;
     let features = store.features();
-    if features.last().is_some_and(|&i| i as usize >= w.len()) {
-        return Err("leaf store: a feature index beyond the learned weights".into());
-    }
-    for g in grads.iter_mut() {
-        if g.len() != w.len() {
-            return Err("gradient buffer of the wrong size".into());
-        }
-        g.clear();
-    }
     let k2 = pw.j2_slope;
     let parts: Vec<Result<Terms, String>> = crossbeam::scope(|scope| {
         let handles: Vec<_> = grads

@@ -12,17 +12,16 @@ use super::backup::BackupStats;
 use super::model::Model;
 use super::openings;
 use super::selfplay::{self, GameOut};
-use crate::eval::format::write_atomic;
 use crate::eval::FeatureSet;
 use crate::game::{Game, GameHistory};
 use crate::learn::checkpoint::{BestSoFar, Checkpoint};
 use crate::learn::learned::Learned;
+use crate::learn::run::{append_line, truncate_lines};
 use crate::search::learner::TrainingSearch;
 use crate::util::json::{self, fixed6, Num};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
 use std::time::Instant;
 
 /// Summary of a finished run.
@@ -373,27 +372,4 @@ fn progress_bar(args: &SelfPlayArgs, done: u64) -> ProgressBar {
     bar.set_prefix(args.variant.name());
     bar.set_position(done);
     bar
-}
-
-fn truncate_lines(path: &Path, keep: u64) -> Result<(), String> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(());
-    };
-    let kept: Vec<&str> = text.lines().take(keep as usize).collect();
-    let mut body = kept.join("\n");
-    if !body.is_empty() {
-        body.push('\n');
-    }
-    write_atomic(path, body.as_bytes())
-}
-
-fn append_line(path: &Path, line: &str) -> Result<(), String> {
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    writeln!(f, "{line}").map_err(|e| format!("{}: {e}", path.display()))?;
-    f.sync_data()
-        .map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -279,17 +279,7 @@ impl LearnArgs {
             MethodArg::Mmto => Method::Mmto,
             MethodArg::Ct => Method::Ct,
         };
-        let game = c
-            .game
-            .as_deref()
-            .or(default_game)
-            .ok_or("--game shogi|chess is required")?
-            .to_string();
-        let shogi = match game.as_str() {
-            "shogi" => true,
-            "chess" => false,
-            other => return Err(format!("--game: unknown game '{other}' (shogi or chess)")),
-        };
+        let (game, shogi) = parse_game(c.game.as_deref(), default_game)?;
         let out = c.out.ok_or("--out DIR is required")?;
         let step = match c.step.as_str() {
             "random" => Step::Random,
@@ -444,4 +434,22 @@ impl LearnArgs {
 /// 256 cp worse still had T ≈ 0.3 and were dropped from the gradient).
 fn window_for(a: f64) -> i32 {
     (7.0 / a).round().clamp(1.0, 30_000.0) as i32
+}
+
+/// `--game` (or the console's game): its name and whether it is shogi. Shared by every `learn`
+/// method's argument check.
+pub(crate) fn parse_game(
+    given: Option<&str>,
+    default_game: Option<&str>,
+) -> Result<(String, bool), String> {
+    let game = given
+        .or(default_game)
+        .ok_or("--game shogi|chess is required")?
+        .to_string();
+    let shogi = match game.as_str() {
+        "shogi" => true,
+        "chess" => false,
+        other => return Err(format!("--game: unknown game '{other}' (shogi or chess)")),
+    };
+    Ok((game, shogi))
 }

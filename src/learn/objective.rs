@@ -210,8 +210,14 @@ pub fn objective_store(
         j += pj;
         pairs += pp;
     }
-    // Sum the workers' parts in worker order, as the dense path does (0.0 + p0 + p1 …: a
-    // worker's part is never −0.0, so starting from p0 gives the same bits).
+    sum_grads(grads, features);
+    Ok((j, pairs))
+}
+
+/// Sums the workers' gradient parts into the first buffer, in worker order, as the dense path
+/// does (0.0 + p0 + p1 …: a worker's part is never −0.0, so starting from p0 gives the same bits),
+/// and marks the store's features as touched. Shared by every objective over the store.
+pub(crate) fn sum_grads(grads: &mut [SparseGrad], features: &[u32]) {
     if let Some((first, rest)) = grads.split_first_mut() {
         let total = first.values_mut();
         for g in rest.iter() {
@@ -224,7 +230,6 @@ pub fn objective_store(
     for g in grads.iter_mut() {
         g.set_touched(features);
     }
-    Ok((j, pairs))
 }
 
 /// J_R = λ1·Σ|w''| over the regularised learned weights.

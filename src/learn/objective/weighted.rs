@@ -179,18 +179,7 @@ pub fn objective_store_weighted(
         total.pairs += p.pairs;
         total.j2_positions += p.j2_positions;
     }
-    if let Some((first, rest)) = grads.split_first_mut() {
-        let sum = first.values_mut();
-        for g in rest.iter() {
-            let part = g.values();
-            for &i in features {
-                sum[i as usize] += part[i as usize];
-            }
-        }
-    }
-    for g in grads.iter_mut() {
-        g.set_touched(features);
-    }
+    super::sum_grads(grads, features);
     Ok(total)
 }
 

@@ -169,17 +169,7 @@ impl SelfPlayArgs {
     }
 
     fn check(c: Cli, default_game: Option<&str>) -> Result<Self, String> {
-        let game = c
-            .game
-            .as_deref()
-            .or(default_game)
-            .ok_or("--game shogi|chess is required")?
-            .to_string();
-        let shogi = match game.as_str() {
-            "shogi" => true,
-            "chess" => false,
-            other => return Err(format!("--game: unknown game '{other}' (shogi or chess)")),
-        };
+        let (game, shogi) = crate::learn::args::parse_game(c.game.as_deref(), default_game)?;
         let out = c.out.ok_or("--out DIR is required")?;
         if !(1..=20).contains(&c.depth) {
             return Err("--depth must be 1..20".into());

@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int, default=1, help="games played in parallel (default 1)")
     p.add_argument("--openings", help="opening book (default book/shogi_openings.sfen or book/chess_openings.epd)")
     p.add_argument("--opening-order", choices=["sequential", "random"], default="random")
-    p.add_argument("--opening-start", type=int, default=0, help="index of the first opening (sequential order)")
+    p.add_argument("--opening-start", type=int, default=0, help="index of the first opening in the (shuffled or sequential) order")
     p.add_argument("--seed", type=int, default=1, help="seed of the random opening order (default 1)")
     tc = p.add_argument_group("time control (seconds)")
     tc.add_argument("--tc", help="sudden death + increment, MAIN+INC, e.g. 10+0.1")
@@ -160,8 +160,10 @@ class Match:
         order = list(range(len(self.openings)))
         if args.opening_order == "random":
             random.Random(args.seed).shuffle(order)
-        else:
-            order = order[args.opening_start % len(order):] + order[:args.opening_start % len(order)]
+        # The start rotates the (shuffled) order, so `--opening-start 100` with the same seed plays
+        # the openings a 200-game run (100 openings) did not.
+        start = args.opening_start % len(order) if order else 0
+        order = order[start:] + order[:start]
         self.order = order
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         self.out = args.out or os.path.join("matches", stamp)

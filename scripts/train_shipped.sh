@@ -4,7 +4,8 @@
 # (ladder fast mode, 200 games at 5,000 nodes) and records that Elo in the provenance too.
 #
 #   bash scripts/train_shipped.sh            # everything (about 1.5 hours on 2 cores)
-#   bash scripts/train_shipped.sh chess-kp   # one file (chess-obj-j2 starts from chess-kp.kwt)
+#   bash scripts/train_shipped.sh chess-kp   # one file (chess-obj-j2 starts from chess-kp.kwt,
+#                                            # shogi-eABC from shogi-eAB.kwt)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -21,8 +22,9 @@ cargo build --release --bin kishi
 mkdir -p "$RUNS"
 
 # train NAME LEARN-ARGUMENTS...: learns into $RUNS/NAME and ships its best.kwt as eval_weights/NAME.kwt
+# (PICK=weights.kwt ships the final weights instead, when a match chose them over best.kwt)
 train() {
-  local name=$1 out=$RUNS/$1
+  local name=$1 out=$RUNS/$1 pick=${PICK:-best.kwt}
   shift
   if [ ! -f "$out/done" ]; then
     local resume=()
@@ -30,7 +32,7 @@ train() {
     "$KISHI" learn "$@" --threads "$THREADS" --quiet --out "$out" "${resume[@]}"
     touch "$out/done"
   fi
-  "$KISHI" weights annotate "$out/best.kwt" --out "eval_weights/$name.kwt" \
+  "$KISHI" weights annotate "$out/$pick" --out "eval_weights/$name.kwt" \
     --set "command=kishi learn $* --threads $THREADS --out $out" --set "shipped_as=eval_weights/$name.kwt"
 }
 
@@ -81,5 +83,19 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eAB "* ]]; then
     --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --tables A,B \
     --iterations 12 --patience 3
   measure shogi-eAB shogi "$RUNS/shogi-eAB/initial.kwt"
+fi
+# Shogi: e_ABC (material + KP + KKP) by MMTO from shogi-eAB.kwt, on the GPS book positions, the
+# gpsusi-labelled positions of data/shogi/ (its README) and the self-play games; the final weights
+# (after 4 updates), which a 400-game match chose over best.kwt (docs/learning/objective.md). The
+# built-in shogi default, shipped xz-compressed (the KKP table is 9.5 MiB raw, ~90 KB packed).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABC "* ]]; then
+  PICK=weights.kwt train shogi-eABC mmto --game shogi \
+    --data $DATA/shogi/gps_book_positions.txt.xz,data/shogi/labels-gps4-001.txt.xz \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --tables A,B,C \
+    --init eval_weights/shogi-eAB.kwt --iterations 4
+  measure shogi-eABC shogi eval_weights/shogi-eAB.kwt
+  xz -9e -T1 -c eval_weights/shogi-eABC.kwt > eval_weights/shogi-eABC.kwt.xz.tmp
+  mv eval_weights/shogi-eABC.kwt.xz.tmp eval_weights/shogi-eABC.kwt.xz
+  rm eval_weights/shogi-eABC.kwt
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

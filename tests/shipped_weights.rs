@@ -66,11 +66,20 @@ fn every_shipped_file_passes_weights_verify() {
 /// differs from the hand-set tables the learner starts from).
 fn default_is_the_shipped_file<G: Game, F: FeatureSet<G>>() {
     let (name, bytes) = F::embedded_file().expect("a learned default is built in");
-    let file = std::fs::read(shipped_dir().join(name)).expect("the embedded file is shipped");
+    let shipped = std::fs::read(shipped_dir().join(name)).expect("the embedded file is shipped");
     assert!(
-        bytes == file.as_slice(),
+        bytes == shipped.as_slice(),
         "{name}: embedded bytes differ from eval_weights/{name}"
     );
+    // A compressed default is compared unpacked: the weights are the raw file's image.
+    let file = if name.ends_with(".xz") {
+        let mut raw = Vec::new();
+        std::io::Read::read_to_end(&mut xz2::read::XzDecoder::new(shipped.as_slice()), &mut raw)
+            .expect("the shipped .xz file unpacks");
+        raw
+    } else {
+        shipped
+    };
     let w: Weights = default_weights::<G, F>();
     assert!(
         w.image() == file.as_slice(),
@@ -88,7 +97,7 @@ fn default_is_the_shipped_file<G: Game, F: FeatureSet<G>>() {
 }
 
 #[test]
-fn shogi_default_is_the_shipped_learned_file_with_kp() {
+fn shogi_default_is_the_shipped_learned_file_with_kp_and_kkp() {
     default_is_the_shipped_file::<ShogiPos, Bonanza>();
     // Learned KP: the `eval` breakdown of a middlegame position has a non-zero KP term.
     let e =
@@ -105,6 +114,11 @@ fn shogi_default_is_the_shipped_learned_file_with_kp() {
         .find(|(n, _)| n == "kp")
         .map(|(_, v)| v);
     assert!(matches!(kp, Some(v) if v != 0), "kp term: {kp:?}");
+    let kkp = kishi::eval::Evaluator::breakdown(&e, &pos)
+        .into_iter()
+        .find(|(n, _)| n == "kkp")
+        .map(|(_, v)| v);
+    assert!(matches!(kkp, Some(v) if v != 0), "kkp term: {kkp:?}");
 }
 
 #[test]

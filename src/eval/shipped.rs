@@ -200,6 +200,18 @@ fn unpack_to(xz: &Path, out: &Path) -> Result<u64, String> {
     Ok(total)
 }
 
+/// Unpacks an xz-compressed weight file held in memory (the built-in default of a feature set)
+/// into a u64 buffer, so its tables can be viewed in place: (words, length in bytes).
+pub fn unpack_embedded(packed: &[u8]) -> Result<(Vec<u64>, usize), String> {
+    let mut raw = Vec::new();
+    xz2::read::XzDecoder::new(packed)
+        .read_to_end(&mut raw)
+        .map_err(|e| format!("unpacking the embedded weight file: {e}"))?;
+    let mut words = vec![0u64; raw.len().div_ceil(8)];
+    bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..raw.len()].copy_from_slice(&raw);
+    Ok((words, raw.len()))
+}
+
 /// Maps a weight file and checks everything the format can check without a feature set: header,
 /// game (`None`: any), and the checksum of every table and of the provenance.
 pub fn verify_file(path: &Path, game: Option<&str>) -> Result<Header, String> {

@@ -332,12 +332,20 @@ pub fn write_weight_file<G: Game, F: FeatureSet<G>>(
 pub fn default_weights<G: Game, F: FeatureSet<G>>() -> Weights {
     if let Some((name, bytes)) = F::embedded_file() {
         // Copied into a u64 buffer: `include_bytes!` data is only byte-aligned, and the tables
-        // are viewed in place as i16/i32. The file is checked at build time by the tests
-        // (tests/shipped_weights.rs), so failure here is a programming error, not bad input.
-        let mut words = vec![0u64; bytes.len().div_ceil(8)];
-        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        // are viewed in place as i16/i32. An `.xz` file (a KKP table is 9.5 MiB raw, a few
+        // hundred KB packed) is unpacked straight into the buffer, once per process. The file is
+        // checked at build time by the tests (tests/shipped_weights.rs), so failure here is a
+        // programming error, not bad input.
+        let (words, len) = if name.ends_with(".xz") {
+            super::shipped::unpack_embedded(bytes)
+                .expect("the embedded .xz weight file unpacks")
+        } else {
+            let mut words = vec![0u64; bytes.len().div_ceil(8)];
+            bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+            (words, bytes.len())
+        };
         return Weights::from_backing::<G, F>(
-            Backing::Owned(words, bytes.len()),
+            Backing::Owned(words, len),
             format!("embedded default (eval_weights/{name})"),
             Verify::All,
         )

@@ -332,12 +332,14 @@ impl FeatureSet<ShogiPos> for Bonanza {
         ]
     }
 
-    /// e_AB (material + KP) learned by MMTO from these hand-set piece values on the GPS book
-    /// positions and self-play games (eval_weights/README.md), made by scripts/train_shipped.sh.
+    /// e_ABC (material + KP + KKP) learned by MMTO from e_AB (itself learned from these hand-set
+    /// piece values) on the GPS book positions, self-play games and gpsusi-labelled positions
+    /// (eval_weights/README.md), made by scripts/train_shipped.sh. Shipped xz-compressed (90 KB
+    /// for 9.5 MiB: the KKP table is mostly zeros) and unpacked once per process.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "shogi-eAB.kwt",
-            include_bytes!("../../eval_weights/shogi-eAB.kwt"),
+            "shogi-eABC.kwt.xz",
+            include_bytes!("../../eval_weights/shogi-eABC.kwt.xz"),
         ))
     }
 

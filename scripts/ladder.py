@@ -244,7 +244,8 @@ def cmd_report(args) -> None:
                      f"{r.get('kishi_commit', '?')} |")
     lines += ["", "## Commands", ""]
     for r in head + ab:
-        lines.append(f"- `{r['row']}`: `{r.get('ladder_command', '')}`, which ran `python3 {r['command']}`")
+        lines.append(f"- `{r['row']}`: `{r.get('ladder_command', '')}`, which ran `python3 {r['command']}`"
+                     + (f". Conditions: {r['conditions']}" if r.get("conditions") else ""))
     lines += ["", "![Elo of every row with its 95% interval](strength.png)", ""]
     os.makedirs(args.docs, exist_ok=True)
     with open(report + ".tmp", "w", encoding="utf-8") as f:

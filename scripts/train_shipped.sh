@@ -5,7 +5,8 @@
 #
 #   bash scripts/train_shipped.sh            # everything (about 1.5 hours on 2 cores)
 #   bash scripts/train_shipped.sh chess-kp   # one file (chess-obj-j2 starts from chess-kp.kwt,
-#                                            # shogi-eABC from shogi-eAB.kwt)
+#                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD
+#                                            # from shogi-eABC.kwt.xz)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -97,5 +98,19 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABC "* ]]; then
   xz -9e -T1 -c eval_weights/shogi-eABC.kwt > eval_weights/shogi-eABC.kwt.xz.tmp
   mv eval_weights/shogi-eABC.kwt.xz.tmp eval_weights/shogi-eABC.kwt.xz
   rm eval_weights/shogi-eABC.kwt
+fi
+# Shogi: e_ABCD, the full Bonanza evaluation (material + KP + KKP + KPP), by MMTO from
+# shogi-eABC on the same data; the final weights (after 4 updates). The built-in shogi default,
+# shipped xz-compressed (the KPP table is 346 MiB raw, mostly zeros after L1: ~1.7 MB packed).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+  xz -dc eval_weights/shogi-eABC.kwt.xz > "$RUNS/shogi-eABC-init.kwt"
+  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+    --data $DATA/shogi/gps_book_positions.txt.xz,data/shogi/labels-gps4-001.txt.xz \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --tables A,B,C,D \
+    --init "$RUNS/shogi-eABC-init.kwt" --iterations 4
+  measure shogi-eABCD shogi shogi-eABC.kwt.xz
+  xz -9e -T1 -c eval_weights/shogi-eABCD.kwt > eval_weights/shogi-eABCD.kwt.xz.tmp
+  mv eval_weights/shogi-eABCD.kwt.xz.tmp eval_weights/shogi-eABCD.kwt.xz
+  rm eval_weights/shogi-eABCD.kwt
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

@@ -97,7 +97,7 @@ fn default_is_the_shipped_file<G: Game, F: FeatureSet<G>>() {
 }
 
 #[test]
-fn shogi_default_is_the_shipped_learned_file_with_kp_and_kkp() {
+fn shogi_default_is_the_shipped_learned_file_with_kp_kkp_and_kpp() {
     default_is_the_shipped_file::<ShogiPos, Bonanza>();
     // Learned KP: the `eval` breakdown of a middlegame position has a non-zero KP term.
     let e =
@@ -119,6 +119,11 @@ fn shogi_default_is_the_shipped_learned_file_with_kp_and_kkp() {
         .find(|(n, _)| n == "kkp")
         .map(|(_, v)| v);
     assert!(matches!(kkp, Some(v) if v != 0), "kkp term: {kkp:?}");
+    let kpp = kishi::eval::Evaluator::breakdown(&e, &pos)
+        .into_iter()
+        .find(|(n, _)| n == "kpp")
+        .map(|(_, v)| v);
+    assert!(matches!(kpp, Some(v) if v != 0), "kpp term: {kpp:?}");
 }
 
 #[test]
@@ -171,11 +176,17 @@ fn plays(s: &mut Session) {
     );
 }
 
-fn cached_copies(cache: &Path) -> Vec<PathBuf> {
+/// The unpacked copies of `stem` (e.g. `marked` for `marked.kwt.xz`) in the cache. The cache
+/// also holds the built-in shogi default, which is itself unpacked there on first use.
+fn cached_copies(cache: &Path, stem: &str) -> Vec<PathBuf> {
     std::fs::read_dir(cache)
         .map(|d| {
             d.map(|e| e.unwrap().path())
                 .filter(|p| p.extension().is_some_and(|e| e == "kwt"))
+                .filter(|p| {
+                    p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with(&format!("{stem}-")))
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -211,7 +222,7 @@ fn compressed_files_unpack_once_into_the_cache_and_bad_ones_are_refused() {
     );
     let marked = material(&mut s);
     assert_ne!(marked, builtin, "the unpacked file is in use");
-    let copies = cached_copies(&cache);
+    let copies = cached_copies(&cache, "marked");
     assert_eq!(copies.len(), 1, "{copies:?}");
     assert_eq!(std::fs::read(&copies[0]).unwrap(), raw);
     plays(&mut s);
@@ -265,7 +276,13 @@ fn compressed_files_unpack_once_into_the_cache_and_bad_ones_are_refused() {
         plays(&mut s);
         assert_eq!(s.close(), 0);
     }
-    assert_eq!(cached_copies(&cache).len(), 1, "nothing bad was cached");
+    for stem in ["truncated", "corrupt", "garbage"] {
+        assert!(
+            cached_copies(&cache, stem).is_empty(),
+            "nothing bad was cached"
+        );
+    }
+    assert_eq!(cached_copies(&cache, "marked").len(), 1);
     let leftovers: Vec<_> = std::fs::read_dir(&cache)
         .unwrap()
         .map(|e| e.unwrap().file_name())

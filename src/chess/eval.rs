@@ -3,7 +3,7 @@
 
 use super::features::ChessFeatures;
 use super::ChessPos;
-use crate::eval::{default_weights, GameEval, LinearEval, Weights};
+use crate::eval::{default_weights_noted, GameEval, LinearEval, Weights};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -12,10 +12,10 @@ pub type ChessEval = LinearEval<ChessPos, ChessFeatures>;
 
 impl GameEval for ChessPos {
     type Eval = ChessEval;
-    fn default_eval() -> ChessEval {
+    fn default_eval_noted(note: &mut dyn FnMut(&str)) -> ChessEval {
         static W: OnceLock<Arc<Weights>> = OnceLock::new();
         ChessEval::new(Arc::clone(W.get_or_init(|| {
-            Arc::new(default_weights::<ChessPos, ChessFeatures>())
+            Arc::new(default_weights_noted::<ChessPos, ChessFeatures>(note))
         })))
     }
     fn load_eval(path: &Path) -> Result<ChessEval, String> {

@@ -171,10 +171,20 @@ pub fn run(cmd: WeightsCmd) -> i32 {
     }
 }
 
-fn inspect(path: &Path) -> Result<(), String> {
+fn inspect(given: &Path) -> Result<(), String> {
+    // A shipped name or an `.xz` file is inspected through its unpacked copy, as `verify` does.
+    let path = &resolve(given, None)?;
     let map = format::map_file(path)?;
     let h = parse_header(&map).map_err(|e| format!("{}: {e}", path.display()))?;
-    println!("file: {}", path.display());
+    if path != given {
+        println!(
+            "file: {} (unpacked copy of {})",
+            path.display(),
+            given.display()
+        );
+    } else {
+        println!("file: {}", path.display());
+    }
     println!(
         "bytes: {} ({:.1} MiB)",
         h.file_bytes,

@@ -15,7 +15,8 @@ pub mod weights;
 pub use format::{Elem, TableData, TableSpec};
 pub use linear::LinearEval;
 pub use weights::{
-    default_weights, handset_weights, write_weight_file, OwnedTable, Verify, Weights,
+    default_weights, default_weights_noted, handset_weights, write_weight_file, OwnedTable, Verify,
+    Weights,
 };
 
 use crate::game::Game;
@@ -147,8 +148,14 @@ pub fn merge_features(out: &mut Vec<(u32, i32)>) {
 /// The evaluator each game plays with, so protocol and CLI code can stay generic over `G`.
 pub trait GameEval: Game {
     type Eval: Evaluator<Self> + Clone;
-    /// The embedded default evaluation (no file needed).
-    fn default_eval() -> Self::Eval;
+    /// The embedded default evaluation (no file needed); progress lines of a first unpack go to
+    /// standard error.
+    fn default_eval() -> Self::Eval {
+        Self::default_eval_noted(&mut |m| eprintln!("kishi: {m}"))
+    }
+    /// `default_eval`, with `note` receiving progress lines (the protocol sends them as
+    /// `info string`): the first call in a process may unpack a large built-in file.
+    fn default_eval_noted(note: &mut dyn FnMut(&str)) -> Self::Eval;
     /// Maps and checks a weight file; the error names the file and the problem.
     fn load_eval(path: &std::path::Path) -> Result<Self::Eval, String>;
 }

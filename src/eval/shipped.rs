@@ -111,10 +111,47 @@ pub fn unpack_cached(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let label = xz.display().to_string();
+    let mut open = || -> Result<Box<dyn Read>, String> {
+        let src = File::open(xz).map_err(|e| format!("{}: {e}", xz.display()))?;
+        Ok(Box::new(BufReader::new(src)))
+    };
+    unpack_into_cache(&label, &name, hash, &mut open, cache, game, note)
+}
+
+/// The unpacked copy of an xz-compressed weight file built into the binary (`name` is its file
+/// name in `eval_weights/`), made in `cache` like `unpack_cached` makes one for a file on disk:
+/// a large built-in default (the shogi KPP file is 346 MiB raw) is then mapped, shared between
+/// engine processes by the page cache, instead of unpacked into every process's memory.
+pub fn unpack_embedded_cached(
+    name: &str,
+    packed: &'static [u8],
+    cache: &Path,
+    game: Option<&str>,
+    note: &mut dyn FnMut(&str),
+) -> Result<PathBuf, String> {
+    let hash = xxhash_rust::xxh3::xxh3_64(packed);
+    let label = format!("the built-in evaluation ({name})");
+    let mut open = || -> Result<Box<dyn Read>, String> { Ok(Box::new(packed)) };
+    unpack_into_cache(&label, name, hash, &mut open, cache, game, note)
+}
+
+/// The common part of `unpack_cached` and `unpack_embedded_cached`: `label` names the source in
+/// messages, `name` is its file name (the cache name is derived from it and from `hash`, the hash
+/// of the compressed bytes), `open` gives the compressed stream when an unpack is needed.
+fn unpack_into_cache(
+    label: &str,
+    name: &str,
+    hash: u64,
+    open: &mut dyn FnMut() -> Result<Box<dyn Read>, String>,
+    cache: &Path,
+    game: Option<&str>,
+    note: &mut dyn FnMut(&str),
+) -> Result<PathBuf, String> {
     let stem = name
         .strip_suffix(".kwt.xz")
         .or_else(|| name.strip_suffix(".xz"))
-        .unwrap_or(&name);
+        .unwrap_or(name);
     let target = cache.join(format!("{stem}-{hash:016x}.kwt"));
     if target.exists() {
         match verify_file(&target, game) {
@@ -126,25 +163,25 @@ pub fn unpack_cached(
         }
     }
     note(&format!(
-        "unpacking {} to {} (once; later loads map the copy)",
-        xz.display(),
+        "unpacking {label} to {} (once; later loads map the copy)",
         target.display()
     ));
     let t0 = Instant::now();
     std::fs::create_dir_all(cache)
         .map_err(|e| format!("cannot create cache directory {}: {e}", cache.display()))?;
     let tmp = cache.join(format!(".{stem}-{hash:016x}.kwt.tmp{}", std::process::id()));
-    let result = unpack_to(xz, &tmp).and_then(|bytes| {
-        verify_file(&tmp, game).map_err(|e| format!("{}: {e}", xz.display()))?;
-        std::fs::rename(&tmp, &target)
-            .map_err(|e| format!("cannot rename into {}: {e}", target.display()))?;
-        Ok(bytes)
-    });
+    let result = open()
+        .and_then(|src| unpack_to(label, src, &tmp))
+        .and_then(|bytes| {
+            verify_file(&tmp, game).map_err(|e| format!("{label}: {e}"))?;
+            std::fs::rename(&tmp, &target)
+                .map_err(|e| format!("cannot rename into {}: {e}", target.display()))?;
+            Ok(bytes)
+        });
     match result {
         Ok(bytes) => {
             note(&format!(
-                "unpacked {} ({:.1} MiB) in {:.2} s",
-                xz.display(),
+                "unpacked {label} ({:.1} MiB) in {:.2} s",
                 bytes as f64 / (1024.0 * 1024.0),
                 t0.elapsed().as_secs_f64()
             ));
@@ -173,10 +210,10 @@ fn hash_file(path: &Path) -> Result<u64, String> {
     }
 }
 
-/// Decompresses `xz` into `out` (created, fsynced); returns the unpacked length.
-fn unpack_to(xz: &Path, out: &Path) -> Result<u64, String> {
-    let src = File::open(xz).map_err(|e| format!("{}: {e}", xz.display()))?;
-    let mut dec = xz2::read::XzDecoder::new(BufReader::new(src));
+/// Decompresses the xz stream `src` (named `label` in messages) into `out` (created, fsynced);
+/// returns the unpacked length.
+fn unpack_to(label: &str, src: Box<dyn Read>, out: &Path) -> Result<u64, String> {
+    let mut dec = xz2::read::XzDecoder::new(src);
     let file = File::create(out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
     let mut buf = vec![0u8; 1 << 20];
@@ -184,7 +221,7 @@ fn unpack_to(xz: &Path, out: &Path) -> Result<u64, String> {
     loop {
         let n = dec
             .read(&mut buf)
-            .map_err(|e| format!("{}: not a complete xz stream: {e}", xz.display()))?;
+            .map_err(|e| format!("{label}: not a complete xz stream: {e}"))?;
         if n == 0 {
             break;
         }
@@ -280,6 +317,57 @@ mod tests {
         let copy =
             unpack_cached(&xz, &cache, Some("shogi"), &mut |_| {}).expect("disk has room again");
         assert!(verify_file(&copy, Some("shogi")).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A built-in file is unpacked into the cache once, mapped from there later, and a corrupt
+    /// cached copy is rebuilt, never used.
+    #[test]
+    fn an_embedded_file_is_unpacked_once_and_a_corrupt_copy_rebuilt() {
+        let dir = std::env::temp_dir().join(format!("kishi-embedded-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let packed: &'static [u8] = Box::leak(std::fs::read(packed_file(&dir)).unwrap().into());
+        let cache = dir.join("cache");
+        let mut notes = Vec::new();
+        let first = unpack_embedded_cached("x.kwt.xz", packed, &cache, Some("shogi"), &mut |n| {
+            notes.push(n.to_string())
+        })
+        .expect("unpacks");
+        assert!(
+            notes.iter().any(|n| n.starts_with("unpacking")),
+            "{notes:?}"
+        );
+        assert!(notes.iter().any(|n| n.starts_with("unpacked")), "{notes:?}");
+        assert!(verify_file(&first, Some("shogi")).is_ok());
+
+        notes.clear();
+        let again = unpack_embedded_cached("x.kwt.xz", packed, &cache, Some("shogi"), &mut |n| {
+            notes.push(n.to_string())
+        })
+        .expect("reuses");
+        assert_eq!(first, again);
+        assert!(
+            notes.is_empty(),
+            "a good copy is reused silently: {notes:?}"
+        );
+
+        // Flip a byte in the last table: the copy's checksum no longer holds.
+        let mut bytes = std::fs::read(&first).unwrap();
+        let n = bytes.len();
+        bytes[n - 100] ^= 0x55;
+        std::fs::write(&first, &bytes).unwrap();
+        assert!(verify_file(&first, Some("shogi")).is_err());
+        notes.clear();
+        let rebuilt = unpack_embedded_cached("x.kwt.xz", packed, &cache, Some("shogi"), &mut |n| {
+            notes.push(n.to_string())
+        })
+        .expect("rebuilds");
+        assert!(notes.iter().any(|n| n.contains("unusable")), "{notes:?}");
+        assert!(verify_file(&rebuilt, Some("shogi")).is_ok());
+
+        let wrong = unpack_embedded_cached("x.kwt.xz", packed, &cache, Some("chess"), &mut |_| {});
+        assert!(wrong.is_err(), "a file for another game is refused");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -328,30 +328,50 @@ pub fn write_weight_file<G: Game, F: FeatureSet<G>>(
 
 /// The embedded default weights of a feature set (built once per process): the learned file
 /// built into the binary if the feature set has one (`FeatureSet::embedded_file`), else the
-/// hand-set `default_tables`.
+/// hand-set `default_tables`. Progress lines go to standard error; the protocol front ends use
+/// `default_weights_noted` to send them as `info string`.
 pub fn default_weights<G: Game, F: FeatureSet<G>>() -> Weights {
-    if let Some((name, bytes)) = F::embedded_file() {
-        // Copied into a u64 buffer: `include_bytes!` data is only byte-aligned, and the tables
-        // are viewed in place as i16/i32. An `.xz` file (a KKP table is 9.5 MiB raw, a few
-        // hundred KB packed) is unpacked straight into the buffer, once per process. The file is
-        // checked at build time by the tests (tests/shipped_weights.rs), so failure here is a
-        // programming error, not bad input.
-        let (words, len) = if name.ends_with(".xz") {
-            super::shipped::unpack_embedded(bytes)
-                .expect("the embedded .xz weight file unpacks")
-        } else {
-            let mut words = vec![0u64; bytes.len().div_ceil(8)];
-            bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
-            (words, bytes.len())
-        };
-        return Weights::from_backing::<G, F>(
-            Backing::Owned(words, len),
-            format!("embedded default (eval_weights/{name})"),
-            Verify::All,
-        )
-        .expect("the embedded weight file is well-formed");
+    default_weights_noted::<G, F>(&mut |m| eprintln!("kishi: {m}"))
+}
+
+/// `default_weights`, with `note` receiving progress lines (without a prefix) while an `.xz`
+/// built-in file is unpacked: a KPP file takes a second or two, once per machine.
+pub fn default_weights_noted<G: Game, F: FeatureSet<G>>(note: &mut dyn FnMut(&str)) -> Weights {
+    let Some((name, bytes)) = F::embedded_file() else {
+        return handset_weights::<G, F>();
+    };
+    let source = format!("embedded default (eval_weights/{name})");
+    if name.ends_with(".xz") {
+        // Unpacked once into the cache and mapped from there, like a shipped `EvalFile`: a large
+        // default (the KPP file is 346 MiB raw) is then shared between engine processes by the
+        // page cache. A cache that cannot be written (read-only home, full disk) is not fatal:
+        // the file is unpacked into this process's memory instead.
+        let cache = super::shipped::cache_dir();
+        let mapped =
+            super::shipped::unpack_embedded_cached(name, bytes, &cache, Some(G::NAME), note)
+                .and_then(|p| Weights::load::<G, F>(&p, Verify::Load).map(|w| (w, p)));
+        match mapped {
+            Ok((mut w, p)) => {
+                w.source = format!("{source}, mapped from {}", p.display());
+                return w;
+            }
+            Err(e) => note(&format!(
+                "cannot use the cache for the built-in evaluation ({e}); unpacking it into memory"
+            )),
+        }
     }
-    handset_weights::<G, F>()
+    // Copied into a u64 buffer: `include_bytes!` data is only byte-aligned, and the tables are
+    // viewed in place as i16/i32. The file is checked at build time by the tests
+    // (tests/shipped_weights.rs), so failure here is a programming error, not bad input.
+    let (words, len) = if name.ends_with(".xz") {
+        super::shipped::unpack_embedded(bytes).expect("the embedded .xz weight file unpacks")
+    } else {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        (words, bytes.len())
+    };
+    Weights::from_backing::<G, F>(Backing::Owned(words, len), source, Verify::All)
+        .expect("the embedded weight file is well-formed")
 }
 
 /// The hand-set default weights (`FeatureSet::default_tables`), whether or not a learned file is

@@ -269,7 +269,7 @@ impl<F: Flavour> Controller<F> {
         let eval = self.eval_if_changed(cause);
         let engine = match self.engine.take() {
             None => {
-                let eval = eval.unwrap_or_else(F::G::default_eval);
+                let eval = eval.unwrap_or_else(|| self.default_eval());
                 self.clear_hash_pending = false;
                 self.build_engine(eval, threads, hash, cause)
             }
@@ -297,6 +297,13 @@ impl<F: Flavour> Controller<F> {
         engine
     }
 
+    /// The built-in evaluation; the first use in a process may unpack it into the cache, and
+    /// says so in `info string` lines (how long it took).
+    fn default_eval(&self) -> EvalOf<F> {
+        let out = &self.out;
+        F::G::default_eval_noted(&mut |note| out.line(&format!("info string {}", printable(note))))
+    }
+
     /// The evaluation to switch to when EvalFile changed since the last load. A file that cannot be
     /// used is reported once and the current evaluation stays, so a typo in a GUI dialog never
     /// leaves the engine without an evaluation.
@@ -308,7 +315,7 @@ impl<F: Flavour> Controller<F> {
         self.eval_source = path.clone();
         if path.is_empty() {
             self.eval_in_use.clear();
-            return Some(F::G::default_eval());
+            return Some(self.default_eval());
         }
         // A shipped name or an `.xz` file resolves to a mappable file first (unpacked once into
         // the cache; progress lines go out as they happen, since a large file takes seconds).

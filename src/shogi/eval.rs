@@ -3,7 +3,7 @@
 
 use super::features::Bonanza;
 use super::ShogiPos;
-use crate::eval::{default_weights, GameEval, LinearEval, Weights};
+use crate::eval::{default_weights_noted, GameEval, LinearEval, Weights};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -12,11 +12,11 @@ pub type ShogiEval = LinearEval<ShogiPos, Bonanza>;
 
 impl GameEval for ShogiPos {
     type Eval = ShogiEval;
-    fn default_eval() -> ShogiEval {
+    fn default_eval_noted(note: &mut dyn FnMut(&str)) -> ShogiEval {
         static W: OnceLock<Arc<Weights>> = OnceLock::new();
-        ShogiEval::new(Arc::clone(
-            W.get_or_init(|| Arc::new(default_weights::<ShogiPos, Bonanza>())),
-        ))
+        ShogiEval::new(Arc::clone(W.get_or_init(|| {
+            Arc::new(default_weights_noted::<ShogiPos, Bonanza>(note))
+        })))
     }
     fn load_eval(path: &Path) -> Result<ShogiEval, String> {
         ShogiEval::load(path)

@@ -332,14 +332,16 @@ impl FeatureSet<ShogiPos> for Bonanza {
         ]
     }
 
-    /// e_ABC (material + KP + KKP) learned by MMTO from e_AB (itself learned from these hand-set
-    /// piece values) on the GPS book positions, self-play games and gpsusi-labelled positions
-    /// (eval_weights/README.md), made by scripts/train_shipped.sh. Shipped xz-compressed (90 KB
-    /// for 9.5 MiB: the KKP table is mostly zeros) and unpacked once per process.
+    /// e_ABCD (material + KP + KKP + KPP, the full evaluation) learned by MMTO in stages from
+    /// Bonanza 6's piece values (e_AB, then e_ABC, then e_ABCD) on the GPS book positions,
+    /// self-play games and gpsusi-labelled positions (eval_weights/README.md), made by
+    /// scripts/train_shipped.sh. Shipped xz-compressed (1.7 MB for 346 MiB: the KPP table is
+    /// mostly zeros after L1) and unpacked once into the cache, then mapped
+    /// (`eval::weights::default_weights_noted`).
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "shogi-eABC.kwt.xz",
-            include_bytes!("../../eval_weights/shogi-eABC.kwt.xz"),
+            "shogi-eABCD.kwt.xz",
+            include_bytes!("../../eval_weights/shogi-eABCD.kwt.xz"),
         ))
     }
 

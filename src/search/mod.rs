@@ -106,6 +106,14 @@ pub struct SearchParams {
     pub see_pruning: bool,
     pub check_extension: bool,
     pub aspiration: bool,
+    /// Internal iterative reduction: a node at depth ≥ 4 without a transposition-table move is
+    /// searched one ply shallower (its ordering is a guess, so a full-depth search is wasted
+    /// effort; the next iteration finds the table move the shallower search stored).
+    pub iir: bool,
+    /// Singular extension (with multi-cut): the table's move is extended by a ply when every
+    /// other move fails low against its score minus a margin in a reduced search that excludes
+    /// it; when that search fails high above beta, the node is cut.
+    pub singular: bool,
     /// The game's cheap mate-in-1 test (`Game::mate_in_one`) at inner nodes and at the first
     /// quiescence ply: a mate one ply past the horizon scores as a mate. Off by default: in
     /// shogi 0.1 s/move A/B matches it did not gain (docs/mate.md §5); the USI option `Mate1Ply`
@@ -129,6 +137,8 @@ impl Default for SearchParams {
             see_pruning: true,
             check_extension: true,
             aspiration: true,
+            iir: true,
+            singular: true,
             mate_in_one: false,
             #[cfg(feature = "tune")]
             tuned: None,
@@ -161,6 +171,8 @@ impl SearchParams {
             see_pruning: true,
             check_extension: false,
             aspiration: false,
+            iir: false,
+            singular: false,
             mate_in_one: false,
             #[cfg(feature = "tune")]
             tuned: None,

@@ -101,6 +101,8 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     accs: Vec<E::Acc>,
     static_eval: Vec<i32>,
     killers: Vec<[u16; 2]>,
+    /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out (0: none).
+    excluded: Vec<u16>,
     prev_hist: Vec<usize>,
     move_bufs: Vec<Vec<G::Move>>,
     score_bufs: Vec<Vec<i32>>,
@@ -136,6 +138,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             accs: (0..STACK).map(|_| E::Acc::default()).collect(),
             static_eval: vec![0; STACK],
             killers: vec![[0; 2]; STACK],
+            excluded: vec![0; STACK],
             prev_hist: vec![NO_PREV; STACK],
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),

@@ -10,13 +10,19 @@ use crate::eval::Evaluator;
 use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL};
 use crate::game::*;
 
+/// Singular extension from this depth on…
+const SINGULAR_DEPTH: i32 = 8;
+/// …when every other move fails low against the table's score − margin·depth (centipawns in both
+/// games) in a search of half the depth.
+const SINGULAR_MARGIN: i32 = 2;
+
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// The alpha-beta search of a node at `ply` > 0.
     pub fn search(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         allow_null: bool,
     ) -> i32 {
@@ -53,6 +59,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
         let in_check = self.positions[ply].in_check();
         let key = self.positions[ply].key();
+        // A singular-extension search of this node (see the move loop) leaves one move out: its
+        // result is not this node's value, so it neither takes a cut from the table nor stores.
+        let excluded = self.excluded[ply];
         let tte = if self.params.use_tt {
             self.shared.tt.probe(key)
         } else {
@@ -60,7 +69,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         };
         let tt_move = tte.map_or(0, |e| e.mv);
         if let Some(e) = tte {
-            if !pv_node && e.depth >= depth {
+            if !pv_node && excluded == 0 && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -76,7 +85,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         // A mate in one found by the game's cheap test ends the node: the move loop would find it
         // too (the child is in check, so its quiescence sees no evasion), but only after ordering
         // and searching moves before it. Stored as exact at this depth.
-        if self.params.mate_in_one && !in_check {
+        if self.params.mate_in_one && !in_check && excluded == 0 {
             if let Some(mv) = self.positions[ply].mate_in_one() {
                 let s = mate_in(ply + 1);
                 self.pv[ply + 1].clear();
@@ -94,7 +103,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         self.static_eval[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
 
-        if !pv_node && !in_check && eval.abs() < MATE_BOUND {
+        if !pv_node && !in_check && excluded == 0 && eval.abs() < MATE_BOUND {
             if self.reverse_futility_cut(depth, eval, beta, improving) {
                 return eval;
             }
@@ -115,6 +124,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     }
                 }
             }
+        }
+
+        if self.params.iir && depth >= 4 && tt_move == 0 && excluded == 0 {
+            depth -= 1;
         }
 
         let (mut moves, mut scores) = self.take_bufs(ply);
@@ -155,6 +168,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let tactical = pos.is_tactical(mv);
             let hist_idx = pos.history_index(mv);
             let code = G::encode_move(mv);
+            if code == excluded {
+                continue;
+            }
             move_count += 1;
 
             if best > -MATE_BOUND && !in_check {
@@ -174,13 +190,44 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
             }
 
+            // Singular extension: is the table's move the only good one here? Searched before
+            // the move is made (the same node, with the move excluded, at half depth).
+            let mut singular = false;
+            if let Some(e) = tte.filter(|e| {
+                self.params.singular
+                    && code == tt_move
+                    && excluded == 0
+                    && depth >= SINGULAR_DEPTH
+                    && e.depth >= depth - 3
+                    && e.bound != Bound::Upper
+                    && e.score.abs() < MATE_BOUND
+                    && (ply as i32) < 2 * self.root_depth
+            }) {
+                let s_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN * depth;
+                self.excluded[ply] = code;
+                let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false);
+                self.excluded[ply] = 0;
+                if self.shared.stopped() {
+                    self.give_back_bufs(ply, moves, scores);
+                    return 0;
+                }
+                if s < s_beta {
+                    singular = true;
+                } else if s_beta >= beta {
+                    // Multi-cut: another move also beats beta at the reduced depth.
+                    self.give_back_bufs(ply, moves, scores);
+                    return s_beta;
+                }
+            }
+
             self.push(ply, mv);
             self.prev_hist[ply] = hist_idx;
             let gives_check = self.positions[ply + 1].in_check();
-            let ext = (gives_check
-                && self.params.check_extension
-                && (ply as i32) < 2 * self.root_depth
-                && self.positions[ply].see(mv) >= 0) as i32;
+            let ext = (singular
+                || (gives_check
+                    && self.params.check_extension
+                    && (ply as i32) < 2 * self.root_depth
+                    && self.positions[ply].see(mv) >= 0)) as i32;
             let new_depth = depth - 1 + ext;
 
             let mut score;
@@ -244,7 +291,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // Every move was pruned: fail low at alpha.
             return alpha;
         }
-        self.store_tt(key, best, beta, best_code, eval, depth, ply);
+        if excluded == 0 {
+            self.store_tt(key, best, beta, best_code, eval, depth, ply);
+        }
         best
     }
 

@@ -194,6 +194,14 @@ def cmd_ab(args) -> None:
                   "--options2", opts(args.base)] + ADJ[game]
     if args.sprt:
         match_args += ["--sprt", "--elo0", str(args.elo0), "--elo1", str(args.elo1)]
+    if args.seed is not None:
+        # Another opening order: a confirmation run then plays other games than the first run
+        # (at fixed nodes the same openings give nearly the same games).
+        match_args += ["--seed", str(args.seed)]
+    if args.opening_start:
+        # The book's other openings: `--opening-start 100` after a 200-game run (100 openings
+        # with both colours) plays the 100 it did not.
+        match_args += ["--opening-start", str(args.opening_start)]
     meta = {"kind": "ab", "label": args.label, "new": args.new or "built-in", "base": args.base or "built-in",
             "new_engine": os.path.relpath(new_engine, REPO), "base_engine": os.path.relpath(base_engine, REPO)}
     play(args, f"ab-{game}-{args.label}", meta, match_args)
@@ -239,7 +247,11 @@ def cmd_report(args) -> None:
               "|---|---|---|---|---|---|---|---|---|"]
     for r in ab:
         sprt = (r.get("sprt") or {}).get("decision") or ("–" if not r.get("sprt") else "none")
-        lines.append(f"| {r['row']} | {r['new']} | {r['base']} | {tc_text(r)} | {r['games_played']} | "
+        # Two builds compared on the same evaluation: name the binaries.
+        two = r.get("new_engine") and r.get("new_engine") != r.get("base_engine")
+        new = f"{r['new']}, {r['new_engine']}" if two else r["new"]
+        base = f"{r['base']}, {r['base_engine']}" if two else r["base"]
+        lines.append(f"| {r['row']} | {new} | {base} | {tc_text(r)} | {r['games_played']} | "
                      f"{r['wins']}/{r['draws']}/{r['losses']} | {fmt_elo(r)} | {sprt} | "
                      f"{r.get('kishi_commit', '?')} |")
     lines += ["", "## Commands", ""]
@@ -313,6 +325,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     a.add_argument("--sprt", action="store_true")
     a.add_argument("--elo0", type=float, default=0.0)
     a.add_argument("--elo1", type=float, default=10.0)
+    a.add_argument("--seed", type=int, help="seed of the random opening order (match.py's default 1)")
+    a.add_argument("--opening-start", type=int, default=0, help="first opening in the order (default 0)")
     sub.add_parser("report", help="rewrite docs/strength.md and docs/strength.png from the rows")
     args = p.parse_args(argv)
     if args.cmd in ("run", "ab") and not os.path.exists(args.kishi):

@@ -72,8 +72,15 @@ pub const TIME_INC_PERCENT: usize = 26;
 pub const TIME_HARD_MUL: usize = 27;
 pub const TIME_CAP_DIV: usize = 28;
 pub const TIME_BYOYOMI_MAIN_DIV: usize = 29;
+/// Internal iterative reduction: a node without a table move at this depth or more is searched a
+/// ply shallower.
+pub const IIR_DEPTH: usize = 30;
+/// Singular extension from this depth on, when every other move fails low against the table's
+/// score − margin·depth in a half-depth search without the table move.
+pub const SE_DEPTH: usize = 31;
+pub const SE_MARGIN: usize = 32;
 /// Number of tunables.
-pub const COUNT: usize = 30;
+pub const COUNT: usize = 33;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -118,6 +125,9 @@ pub const NAMES: [&str; COUNT] = [
     "TimeHardMul",
     "TimeCapDiv",
     "TimeByoyomiMainDiv",
+    "IirDepth",
+    "SeDepth",
+    "SeMargin",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -163,6 +173,9 @@ pub const STANDARD: SearchParamTable = [
     t(TIME_HARD_MUL, 5, 1, 10, 1),
     t(TIME_CAP_DIV, 3, 2, 10, 1),
     t(TIME_BYOYOMI_MAIN_DIV, 30, 5, 80, 2),
+    t(IIR_DEPTH, 4, 2, 12, 1),
+    t(SE_DEPTH, 8, 4, 16, 1),
+    t(SE_MARGIN, 2, 0, 16, 1),
 ];
 
 /// A table's defaults, indexed like the table (what the search reads when nothing is tuned).
@@ -251,6 +264,7 @@ mod tests {
             ),
             (30, 75, 5, 3, 30)
         );
+        assert_eq!((d(IIR_DEPTH), d(SE_DEPTH), d(SE_MARGIN)), (4, 8, 2));
         assert_eq!(defaults(&STANDARD)[LMR_HISTORY_DIV], 8192);
         let mut bad = STANDARD;
         bad[3].name = "RfpDepth";

@@ -1,6 +1,7 @@
 //! The alpha-beta search of an inner node (ply > 0): draws and mate distance, the transposition
 //! table, the static evaluation, then the pruning decisions of `pruning` before and during the
-//! move loop, late move reductions with re-searches, and the killer, history and counter-move
+//! move loop, the singular-extension search of the table move (the node again, that move
+//! excluded), late move reductions with re-searches, and the killer, history and counter-move
 //! updates of a cut-off.
 
 use super::super::ordering;
@@ -9,12 +10,6 @@ use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL};
 use crate::game::*;
-
-/// Singular extension from this depth on…
-const SINGULAR_DEPTH: i32 = 8;
-/// …when every other move fails low against the table's score − margin·depth (centipawns in both
-/// games) in a search of half the depth.
-const SINGULAR_MARGIN: i32 = 2;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// The alpha-beta search of a node at `ply` > 0.
@@ -126,7 +121,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
 
-        if self.params.iir && depth >= 4 && tt_move == 0 && excluded == 0 {
+        if self.iir_applies(depth, tt_move, excluded) {
             depth -= 1;
         }
 
@@ -165,12 +160,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         {
             i += 1;
             let pos = &self.positions[ply];
-            let tactical = pos.is_tactical(mv);
-            let hist_idx = pos.history_index(mv);
             let code = G::encode_move(mv);
             if code == excluded {
                 continue;
             }
+            let tactical = pos.is_tactical(mv);
+            let hist_idx = pos.history_index(mv);
             move_count += 1;
 
             if best > -MATE_BOUND && !in_check {
@@ -193,17 +188,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // Singular extension: is the table's move the only good one here? Searched before
             // the move is made (the same node, with the move excluded, at half depth).
             let mut singular = false;
-            if let Some(e) = tte.filter(|e| {
-                self.params.singular
-                    && code == tt_move
-                    && excluded == 0
-                    && depth >= SINGULAR_DEPTH
-                    && e.depth >= depth - 3
-                    && e.bound != Bound::Upper
-                    && e.score.abs() < MATE_BOUND
-                    && (ply as i32) < 2 * self.root_depth
-            }) {
-                let s_beta = score_from_tt(e.score, ply) - SINGULAR_MARGIN * depth;
+            let s_beta = match tte {
+                Some(e) if code == tt_move => self.singular_beta(&e, depth, ply, excluded),
+                _ => None,
+            };
+            if let Some(s_beta) = s_beta {
                 self.excluded[ply] = code;
                 let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false);
                 self.excluded[ply] = 0;

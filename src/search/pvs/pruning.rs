@@ -1,9 +1,11 @@
-//! The search's decisions to prune or reduce, each with its margin: reverse futility and null move
-//! before the move loop, late move pruning, futility and SEE pruning inside it, and the late move
-//! reduction of a quiet move. The margins come from the game's table (`Game::SEARCH_PARAMS`,
+//! The search's decisions to prune, reduce or extend, each with its margin: reverse futility, null
+//! move and internal iterative reduction before the move loop, late move pruning, futility and SEE
+//! pruning inside it, the singular-extension test of the table move, and the late move reduction
+//! of a quiet move. The margins come from the game's table (`Game::SEARCH_PARAMS`,
 //! `game::search_params`): constants in a normal build, option values in a `tune` build.
 
 use super::super::ordering;
+use super::super::tt::{Bound, TtEntry};
 use super::Searcher;
 use crate::eval::Evaluator;
 use crate::game::search_params::*;
@@ -127,6 +129,34 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             r -= mscore / self.sp(LMR_HISTORY_DIV);
         }
         r.clamp(0, new_depth - 1)
+    }
+
+    /// Internal iterative reduction: a node without a table move is searched a ply shallower
+    /// (its move order is a guess; the shallower search stores a move for the next iteration).
+    #[inline]
+    pub(super) fn iir_applies(&self, depth: i32, tt_move: u16, excluded: u16) -> bool {
+        self.params.iir && depth >= self.sp(IIR_DEPTH) && tt_move == 0 && excluded == 0
+    }
+
+    /// The bound of a singular-extension search for the table move `e.mv` of a node at `depth`
+    /// (`None`: no such search here). Only a table entry that is a lower bound or exact, at most
+    /// three plies shallower and not a mate score qualifies, and not inside another such search.
+    #[inline]
+    pub(super) fn singular_beta(
+        &self,
+        e: &TtEntry,
+        depth: i32,
+        ply: usize,
+        excluded: u16,
+    ) -> Option<i32> {
+        (self.params.singular
+            && excluded == 0
+            && depth >= self.sp(SE_DEPTH)
+            && e.depth >= depth - 3
+            && e.bound != Bound::Upper
+            && e.score.abs() < crate::game::MATE_BOUND
+            && (ply as i32) < 2 * self.root_depth)
+            .then(|| crate::game::score_from_tt(e.score, ply) - self.sp(SE_MARGIN) * depth)
     }
 
     /// Whether late move reductions apply to this move at all.

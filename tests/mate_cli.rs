@@ -41,13 +41,19 @@ fn the_shared_tsume_set_is_solved_with_the_stated_lengths() {
     let o = kishi(&["mate", path, "--nodes", "2000000", "--hash-mb", "16"]);
     assert!(o.status.success(), "{o:?}");
     let text = stdout(&o);
-    assert!(text.starts_with("id\tresult\tplies\texpected\tnodes\tms\thashfull\tpv\n"));
+    assert!(text.starts_with(
+        "id\tresult\tplies\texpected\tnodes\tms\thashfull\tfirst_nodes\tfirst_ms\tpv\n"
+    ));
     let rows = rows(&text);
     assert!(rows.len() >= 30, "{text}");
     for r in &rows {
         assert_eq!(r[1], "mate", "{r:?}");
         assert_eq!(r[2], r[3], "found vs stated length: {r:?}");
-        assert_eq!(r[7].split_whitespace().count().to_string(), r[2], "{r:?}");
+        assert_eq!(r[9].split_whitespace().count().to_string(), r[2], "{r:?}");
+        // The first proof came within the solve's nodes.
+        let first: u64 = r[7].parse().expect("first_nodes of a solved problem");
+        let nodes: u64 = r[4].parse().expect("nodes");
+        assert!(first >= 1 && first <= nodes, "{r:?}");
     }
     let n = rows.len();
     assert!(
@@ -84,13 +90,13 @@ fn plain_lines_with_a_bad_line_are_reported_and_counted() {
     let ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(ids, ["2", "3", "5", "6"], "{text}");
     assert_eq!(rows[0][1..3], ["mate", "1"], "{text}");
-    assert_eq!(rows[0][7], "G*1b");
+    assert_eq!(rows[0][9], "G*1b");
     assert!(rows[1][1].starts_with("error: "), "{text}");
     // Only P*1b would mate, and a pawn-drop mate is illegal.
     assert_eq!(rows[2][1], "nomate", "{text}");
     // Chess: the rook's back-rank mate.
     assert_eq!(rows[3][1..3], ["mate", "1"], "{text}");
-    assert_eq!(rows[3][7], "a1a8");
+    assert_eq!(rows[3][9], "a1a8");
     assert!(
         text.contains("# problems 4: mate 2 nomate 1 unknown 0 error 1"),
         "{text}"
@@ -125,6 +131,38 @@ fn out_file_and_ids() {
     // 611 plies in 200 ms: not solved, and never claimed to have no mate.
     assert_eq!(rows[1][0], "100");
     assert_eq!(rows[1][1], "unknown", "{written}");
+}
+
+/// `--first-proof` answers with the first proof's PV: no shortest-mate search after it, so it
+/// spends fewer nodes than the default on a problem whose first proof is not shown shortest at
+/// once, and still answers a mate line that replays (checked by the solver before it answers).
+#[test]
+fn first_proof_stops_after_the_first_proof() {
+    let zukou = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tsume/zukou.tsv");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["mate", zukou, "--ids", "002,005", "--nodes", "3000000"];
+        args.extend_from_slice(extra);
+        let o = kishi(&args);
+        assert!(o.status.success(), "{o:?}");
+        rows(&stdout(&o))
+    };
+    let full = run(&[]);
+    let first = run(&["--first-proof"]);
+    for (f, q) in full.iter().zip(&first) {
+        assert_eq!(
+            (f[1].as_str(), q[1].as_str()),
+            ("mate", "mate"),
+            "{f:?} {q:?}"
+        );
+        // The same search up to the first proof.
+        assert_eq!(f[7], q[7], "first_nodes: {f:?} {q:?}");
+        let (nodes_full, nodes_first): (u64, u64) =
+            (f[4].parse().expect("nodes"), q[4].parse().expect("nodes"));
+        let first_nodes: u64 = q[7].parse().expect("first_nodes");
+        assert!(first_nodes <= nodes_first, "{q:?}");
+        assert!(nodes_first < nodes_full, "{f:?} {q:?}");
+        assert_eq!(q[9].split_whitespace().count().to_string(), q[2], "{q:?}");
+    }
 }
 
 #[test]

@@ -270,3 +270,32 @@ fn an_added_king_takes_a_square_of_zukou_100s_main_line() {
     }
     panic!("the king on 9g forbade none of the first ten moves");
 }
+
+/// The solver's board key (haitaka's key with each hand count's part XOR-ed out) equals the key
+/// of the same board with both hands cleared on a copy, along every Zukou main line (hands grow
+/// and shrink with drops and captures), and positions that differ only in hand share it.
+#[test]
+fn board_keys_without_hands_match_clearing_the_hands() {
+    use kishi::shogi::mate::board_key_by_copy;
+    let mut checked = 0;
+    for (id, sfen, line) in zukou() {
+        let mut pos = parse_problem(&sfen).expect("a Zukou problem");
+        for text in &line {
+            assert_eq!(
+                pos.board_key(),
+                board_key_by_copy(&pos),
+                "#{id} before {text}"
+            );
+            let mv = pos.parse_move(text).expect("a legal main-line move");
+            pos = pos.play(mv);
+            checked += 1;
+        }
+        assert_eq!(pos.board_key(), board_key_by_copy(&pos), "#{id} at the end");
+    }
+    assert!(checked > 3000, "{checked} positions");
+    // Same board, other hands: same board key, other full key.
+    let a = parse_problem("4k4/9/4P4/9/9/9/9/9/9 b G 1").expect("problem");
+    let b = parse_problem("4k4/9/4P4/9/9/9/9/9/9 b 2G 1").expect("problem");
+    assert_eq!(a.board_key(), b.board_key());
+    assert_ne!(a.key(), b.key());
+}

@@ -1,6 +1,6 @@
-//! `kishi mate FILE [--time-ms N] [--nodes N] [--hash-mb N] [--out FILE] [--ids A,B,…]`: the df-pn
-//! mate solver on a file of problems, one at a time, with a progress bar (stderr), one result line
-//! per problem and a summary.
+//! `kishi mate FILE [--time-ms N] [--nodes N] [--hash-mb N] [--out FILE] [--ids A,B,…]
+//! [--first-proof]`: the df-pn mate solver on a file of problems, one at a time, with a progress
+//! bar (stderr), one result line per problem and a summary.
 //!
 //! The file is either a TSV with a header naming an `sfen` (or `fen`) column, optionally `id` and
 //! `mate_plies` (the format of `data/tsume/zukou.tsv` and the shared `tsume_miniosl.tsv`), or one
@@ -9,7 +9,8 @@
 //! the attacker's king (the tsume convention). Chess problems are solved with checks only.
 //!
 //! Output (stdout, or `--out FILE` written atomically): a header, then per problem
-//! `id result plies expected nodes ms hashfull pv` tab-separated, where result is `mate`, `nomate`
+//! `id result plies expected nodes ms hashfull first_nodes first_ms pv` tab-separated (`first_*`:
+//! when the root was first proven, before the shortest-mate search; `-` when it was not), where result is `mate`, `nomate`
 //! (proven), `unknown` (out of budget) or `error: …` (a line that is not a problem: reported and
 //! counted, never fatal); then `# ` summary lines on stdout. An unreadable file, a file without
 //! problems or an unwritable `--out` is an error with exit code 1.
@@ -33,6 +34,8 @@ pub struct MateArgs {
     pub out: Option<PathBuf>,
     /// Only these ids (empty: all).
     pub ids: Vec<String>,
+    /// Answer with the first proof's PV: no shortest-mate search (`MateLimits::shortest`).
+    pub first_proof: bool,
 }
 
 /// Time per problem when neither a time nor a node limit is given.
@@ -55,6 +58,8 @@ struct Outcome {
     nodes: u64,
     ms: f64,
     hashfull: usize,
+    /// Nodes and milliseconds to the first proof of the root.
+    first: Option<(u64, f64)>,
     pv: String,
 }
 
@@ -94,7 +99,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
             (None, None) => Some(Duration::from_millis(DEFAULT_TIME_MS)),
         },
         hash_mb: args.hash_mb,
-        shortest: true,
+        shortest: !args.first_proof,
     };
     let bar = progress_bar(problems.len());
     if args.out.is_none() {
@@ -125,7 +130,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
     Ok(())
 }
 
-const HEADER: &str = "id\tresult\tplies\texpected\tnodes\tms\thashfull\tpv";
+const HEADER: &str = "id\tresult\tplies\texpected\tnodes\tms\thashfull\tfirst_nodes\tfirst_ms\tpv";
 
 fn progress_bar(len: usize) -> ProgressBar {
     let bar = ProgressBar::new(len as u64);
@@ -226,6 +231,7 @@ fn error_outcome(e: &str) -> Outcome {
         nodes: 0,
         ms: 0.0,
         hashfull: 0,
+        first: None,
         pv: String::new(),
     }
 }
@@ -255,14 +261,22 @@ fn solve_pos<G: MateGame>(pos: &G, limits: &MateLimits) -> Outcome {
         nodes: report.nodes,
         ms: report.elapsed.as_secs_f64() * 1000.0,
         hashfull: report.hashfull,
+        first: report
+            .first_proof
+            .map(|(n, t)| (n, t.as_secs_f64() * 1000.0)),
         pv,
     }
 }
 
 fn result_line(p: &Problem, o: &Outcome) -> String {
     let opt = |v: Option<usize>| v.map_or("-".to_string(), |n| n.to_string());
+    let (first_nodes, first_ms) = o
+        .first
+        .map_or(("-".to_string(), "-".to_string()), |(n, t)| {
+            (n.to_string(), format!("{t:.1}"))
+        });
     format!(
-        "{}\t{}\t{}\t{}\t{}\t{:.1}\t{}\t{}",
+        "{}\t{}\t{}\t{}\t{}\t{:.1}\t{}\t{first_nodes}\t{first_ms}\t{}",
         p.id,
         o.result,
         opt(o.plies),
@@ -310,6 +324,19 @@ fn summary(problems: &[Problem], outcomes: &[Outcome]) -> Vec<String> {
         lines.push(format!(
             "time of the solved: mean {mean:.1} ms, median {median:.1} ms"
         ));
+        let mut first: Vec<f64> = outcomes
+            .iter()
+            .filter(|o| o.result == "mate")
+            .filter_map(|o| o.first.map(|f| f.1))
+            .collect();
+        first.sort_by(|a, b| a.total_cmp(b));
+        if !first.is_empty() {
+            let mean = first.iter().sum::<f64>() / first.len() as f64;
+            lines.push(format!(
+                "time to the first proof of the solved: mean {mean:.1} ms, median {:.1} ms",
+                first[first.len() / 2]
+            ));
+        }
     }
     let total: f64 = outcomes.iter().map(|o| o.ms).sum();
     let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();

@@ -90,6 +90,10 @@ enum Command {
         /// only the problems with these ids (comma-separated)
         #[arg(long, value_delimiter = ',')]
         ids: Vec<String>,
+        /// answer with the first proof's PV (no shortest-mate search): time to solve, as
+        /// solvers that answer at their first proof report it
+        #[arg(long)]
+        first_proof: bool,
     },
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
@@ -127,6 +131,7 @@ pub fn run(args: &[String]) -> i32 {
             hash_mb,
             out,
             ids,
+            first_proof,
         }) => mate::run(&mate::MateArgs {
             file,
             time_ms,
@@ -134,6 +139,7 @@ pub fn run(args: &[String]) -> i32 {
             hash_mb: hash_mb as usize,
             out,
             ids,
+            first_proof,
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
         Some(Command::SearchParams { game }) => search_params::run(game),

@@ -1,5 +1,7 @@
 //! Depth-first proof-number search (Nagai 2002) with the 1 + ε trick (Pawlewicz & Lew 2007),
-//! proof / disproof pieces for hands, a mate-in-1 fast path at OR nodes and repetition handling.
+//! proof / disproof pieces for hands, mate-in-1 tests at new leaves (every check of an OR node is
+//! tested for "no evasion"; every evasion of an AND node for a mate in one of the attacker, with
+//! the game's cheap test) and repetition handling.
 //!
 //! OR nodes are the attacker's (to move at even plies), AND nodes the defender's. A position
 //! repeated on the current path is a failure for the attacker (perpetual check is illegal for the
@@ -198,21 +200,31 @@ impl<'a, G: MateGame> Solver<'a, G> {
 
     /// What the table knows about `pos` at `ply` (a path repetition counts as a failure).
     pub fn probe(&self, pos: &G, ply: u32) -> NodeResult {
+        self.probe_found(pos, ply).0
+    }
+
+    /// [`Solver::probe`], and whether the position was known (in the table or on the path): an
+    /// unknown one gets the leaf tests (mate in one) once, not at every re-expansion.
+    fn probe_found(&self, pos: &G, ply: u32) -> (NodeResult, bool) {
+        self.probe_keyed(pos, pos.board_key(), ply)
+    }
+
+    /// [`Solver::probe_found`] with the board key already computed.
+    fn probe_keyed(&self, pos: &G, board_key: u64, ply: u32) -> (NodeResult, bool) {
         let hand = pos.hand(self.attacker);
         let key = pos.key();
         if let Some(i) = self.path.iter().position(|&k| k == key) {
-            return NodeResult {
+            let r = NodeResult {
                 pn: INF,
                 dn: 0,
                 len: 0,
                 hand,
                 dep: i as u32 + 1,
             };
+            return (r, true);
         }
-        let p = self
-            .table
-            .probe(pos.board_key(), &hand, self.plies_left(ply));
-        NodeResult {
+        let p = self.table.probe(board_key, &hand, self.plies_left(ply));
+        let r = NodeResult {
             pn: p.pn,
             dn: p.dn,
             len: p.len,
@@ -222,7 +234,8 @@ impl<'a, G: MateGame> Solver<'a, G> {
             } else {
                 INDEPENDENT
             },
-        }
+        };
+        (r, p.found)
     }
 
     /// Searches the root until it is proven, disproven or the budget is used up.
@@ -245,6 +258,32 @@ impl<'a, G: MateGame> Solver<'a, G> {
 
     fn defender(&self) -> Side {
         self.attacker.opponent()
+    }
+
+    /// A mate in one of the attacker at a new OR child of an AND node (the game's cheap test),
+    /// stored as a proof: then an AND node whose evasions all allow one is proven (a mate in
+    /// three) without searching its children.
+    fn leaf_mate(&mut self, child: &G, key: u64, child_ply: u32, or: bool) -> Option<NodeResult> {
+        if or || self.plies_left(child_ply) == 0 || child.in_check() {
+            return None;
+        }
+        let m = child.mate_in_one()?;
+        let mated = child.play(m);
+        let pp = self.and_proof_hand(&mated, Hand::EMPTY, &mated.hand(self.attacker));
+        // The mated position too, as an OR node's expansion stores it: the PV reader finds the
+        // mating move by its entry (without it, it would search every check of `child` in turn).
+        self.table.store(mated.board_key(), pp, 0, INF, 0, false, 1);
+        let hand = pp
+            .proof_before(child.hand_effect(m))
+            .min(&child.hand(self.attacker));
+        self.table.store(key, hand, 0, INF, 1, false, 1);
+        Some(NodeResult {
+            pn: 0,
+            dn: INF,
+            len: 1,
+            hand,
+            dep: INDEPENDENT,
+        })
     }
 
     /// The proof hand of a mated (or proven AND) position: what the attacker needs beyond `pp`
@@ -346,23 +385,34 @@ impl<'a, G: MateGame> Solver<'a, G> {
 
         self.path.push(pos.key());
         let mut children: Vec<Child<G>> = Vec::with_capacity(moves.len());
+        // Children and their keys first, their table buckets requested as they come; then the
+        // probes (see `Table::prefetch`).
+        let mut made = Vec::with_capacity(moves.len());
         for mv in moves {
             let child = pos.play(mv);
+            let key = child.board_key();
+            self.table.prefetch(key);
+            made.push((mv, child, key));
+        }
+        for (mv, child, key) in made {
             let effect = pos.hand_effect(mv);
-            let mut res = self.probe(&child, ply + 1);
-            let unknown = res.pn != 0 && res.dn != 0;
-            if or && unknown && !child.has_legal_move() {
-                // Mate in one: no need to look further.
-                let c_hand = child.hand(self.attacker);
-                res = NodeResult {
-                    pn: 0,
-                    dn: INF,
-                    len: 0,
-                    hand: self.and_proof_hand(&child, Hand::EMPTY, &c_hand),
-                    dep: INDEPENDENT,
-                };
-                self.table
-                    .store(child.board_key(), res.hand, 0, INF, 0, false, 1);
+            let (mut res, found) = self.probe_keyed(&child, key, ply + 1);
+            if !found && res.pn != 0 && res.dn != 0 {
+                // A position never searched: the leaf tests.
+                if or && !child.has_legal_move() {
+                    // Mate in one: no need to look further.
+                    let c_hand = child.hand(self.attacker);
+                    res = NodeResult {
+                        pn: 0,
+                        dn: INF,
+                        len: 0,
+                        hand: self.and_proof_hand(&child, Hand::EMPTY, &c_hand),
+                        dep: INDEPENDENT,
+                    };
+                    self.table.store(key, res.hand, 0, INF, 0, false, 1);
+                } else if let Some(r) = self.leaf_mate(&child, key, ply + 1, or) {
+                    res = r;
+                }
             }
             let decided = if or { res.pn == 0 } else { res.dn == 0 };
             children.push(Child {
@@ -399,8 +449,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     thdn.min(bound.max(c.res.dn + 1)),
                 )
             };
-            let child_pos = c.pos.clone();
-            let r = self.mid(&child_pos, ply + 1, cthpn, cthdn);
+            let r = self.mid(&children[best].pos, ply + 1, cthpn, cthdn);
             children[best].res = r;
         }
         self.path.pop();

@@ -8,6 +8,7 @@ pub const HAND_KINDS: usize = 8;
 
 /// Counts per hand kind. `u8::MAX` in a disproof hand means "any number".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(transparent)]
 pub struct Hand(pub [u8; HAND_KINDS]);
 
 impl Hand {

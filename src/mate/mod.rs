@@ -109,6 +109,9 @@ pub struct MateReport<M> {
     /// Whether the shortest-mate re-search finished (the PV is the shortest the solver can find
     /// within its rules), as opposed to being cut by the budget.
     pub shortest_proven: bool,
+    /// When the root was first proven (nodes, time): the solving speed proper, apart from the
+    /// shortest-mate search and the PV reading that follow it.
+    pub first_proof: Option<(u64, Duration)>,
 }
 
 /// Statistics of a running solve, for progress reports.
@@ -166,6 +169,8 @@ fn run<'a, G: MateGame>(
     let mut solver = dfpn::Solver::new(pos, limits, stop, start);
     solver.set_progress(progress);
     let outcome = solver.solve_root(pos);
+    let first_proof =
+        (outcome == dfpn::RootOutcome::Proven).then(|| (solver.nodes(), start.elapsed()));
     let (result, shortest_proven) = match outcome {
         dfpn::RootOutcome::Proven => {
             let (pv, shortest) = pv::shortest_pv(&mut solver, pos, limits.shortest);
@@ -183,6 +188,7 @@ fn run<'a, G: MateGame>(
         elapsed: start.elapsed(),
         hashfull: solver.table.hashfull(),
         shortest_proven,
+        first_proof,
     }
 }
 

@@ -30,14 +30,18 @@ fn color_of(side: Side) -> Color {
 
 impl MateGame for ShogiPos {
     fn board_key(&self) -> u64 {
-        // haitaka's key includes both hands; clearing them on a copy leaves board and side.
-        let mut b = self.board().clone();
+        // haitaka's key includes both hands, as an XOR of one key per (colour, kind, count):
+        // removing each count's key leaves board and side (see `hand_keys`).
+        let keys = hand_keys();
+        let mut key = self.board().hash();
         for color in [Color::Black, Color::White] {
+            let hand = self.board().hand(color);
             for p in HAND_PIECES {
-                b.unchecked_set_hand(color, p, 0);
+                let n = usize::from(hand[p as usize]).min(MAX_IN_HAND - 1);
+                key ^= keys[color as usize][p as usize][n];
             }
         }
-        b.hash()
+        key
     }
 
     fn hand(&self, side: Side) -> Hand {
@@ -100,6 +104,43 @@ impl MateGame for ShogiPos {
         }
         Ok(())
     }
+}
+
+/// Counts a hand can hold, 0..=18 (pawns).
+const MAX_IN_HAND: usize = 19;
+
+/// What each (colour, kind, count) adds to haitaka's Zobrist key relative to a count of 0, read
+/// once from haitaka itself (its tables are private): setting one count on an empty board. The
+/// key is an XOR of independent parts, so XOR-ing these out of a position's key leaves the key of
+/// the same position with empty hands — the same as clearing the hands on a copy of the board,
+/// which cost a board copy per table probe (tests/mate_kingless.rs compares the two).
+fn hand_keys() -> &'static [[[u64; MAX_IN_HAND]; 7]; 2] {
+    static KEYS: std::sync::OnceLock<[[[u64; MAX_IN_HAND]; 7]; 2]> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let mut keys = [[[0u64; MAX_IN_HAND]; 7]; 2];
+        for color in [Color::Black, Color::White] {
+            for p in HAND_PIECES {
+                for (n, key) in keys[color as usize][p as usize].iter_mut().enumerate() {
+                    let mut b = Board::default();
+                    let base = b.hash();
+                    b.unchecked_set_hand(color, p, n as u8);
+                    *key = b.hash() ^ base;
+                }
+            }
+        }
+        keys
+    })
+}
+
+/// The board key computed the slow way (hands cleared on a copy), for tests.
+pub fn board_key_by_copy(pos: &ShogiPos) -> u64 {
+    let mut b = pos.board().clone();
+    for color in [Color::Black, Color::White] {
+        for p in HAND_PIECES {
+            b.unchecked_set_hand(color, p, 0);
+        }
+    }
+    b.hash()
 }
 
 /// Whether `color` attacks `sq` on this board.

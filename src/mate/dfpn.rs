@@ -269,10 +269,9 @@ impl<'a, G: MateGame> Solver<'a, G> {
         }
         let m = child.mate_in_one()?;
         let mated = child.play(m);
-        let pp = self.and_proof_hand(&mated, Hand::EMPTY, &mated.hand(self.attacker));
         // The mated position too, as an OR node's expansion stores it: the PV reader finds the
         // mating move by its entry (without it, it would search every check of `child` in turn).
-        self.table.store(mated.board_key(), pp, 0, INF, 0, false, 1);
+        let pp = self.store_mated(&mated, mated.board_key());
         let hand = pp
             .proof_before(child.hand_effect(m))
             .min(&child.hand(self.attacker));
@@ -284,6 +283,14 @@ impl<'a, G: MateGame> Solver<'a, G> {
             hand,
             dep: INDEPENDENT,
         })
+    }
+
+    /// Stores the proof of a mated position (the defender to move without a legal move) and
+    /// returns its proof hand.
+    fn store_mated(&mut self, mated: &G, key: u64) -> Hand {
+        let pp = self.and_proof_hand(mated, Hand::EMPTY, &mated.hand(self.attacker));
+        self.table.store(key, pp, 0, INF, 0, false, 1);
+        pp
     }
 
     /// The proof hand of a mated (or proven AND) position: what the attacker needs beyond `pp`
@@ -401,15 +408,13 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 // A position never searched: the leaf tests.
                 if or && !child.has_legal_move() {
                     // Mate in one: no need to look further.
-                    let c_hand = child.hand(self.attacker);
                     res = NodeResult {
                         pn: 0,
                         dn: INF,
                         len: 0,
-                        hand: self.and_proof_hand(&child, Hand::EMPTY, &c_hand),
+                        hand: self.store_mated(&child, key),
                         dep: INDEPENDENT,
                     };
-                    self.table.store(key, res.hand, 0, INF, 0, false, 1);
                 } else if let Some(r) = self.leaf_mate(&child, key, ply + 1, or) {
                     res = r;
                 }

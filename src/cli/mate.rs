@@ -10,9 +10,9 @@
 //!
 //! Output (stdout, or `--out FILE` written atomically): a header, then per problem
 //! `id result plies expected nodes ms hashfull first_nodes first_ms pv` tab-separated (`first_*`:
-//! when the root was first proven, before the shortest-mate search; `-` when it was not), where result is `mate`, `nomate`
-//! (proven), `unknown` (out of budget) or `error: …` (a line that is not a problem: reported and
-//! counted, never fatal); then `# ` summary lines on stdout. An unreadable file, a file without
+//! when the root was first proven, before the shortest-mate search; `-` when it was not), where
+//! result is `mate`, `nomate` (proven), `unknown` (out of budget) or `error: …` (a line that is
+//! not a problem: reported and counted, never fatal); then `# ` summary lines on stdout. An unreadable file, a file without
 //! problems or an unwritable `--out` is an error with exit code 1.
 
 use crate::chess::ChessPos;
@@ -288,6 +288,12 @@ fn result_line(p: &Problem, o: &Outcome) -> String {
     )
 }
 
+/// Mean and median of sorted values, `None` for none.
+fn mean_median(sorted: &[f64]) -> Option<(f64, f64)> {
+    let median = *sorted.get(sorted.len() / 2)?;
+    Some((sorted.iter().sum::<f64>() / sorted.len() as f64, median))
+}
+
 fn summary(problems: &[Problem], outcomes: &[Outcome]) -> Vec<String> {
     let n = outcomes.len();
     let count = |r: &str| outcomes.iter().filter(|o| o.result == r).count();
@@ -318,25 +324,21 @@ fn summary(problems: &[Problem], outcomes: &[Outcome]) -> Vec<String> {
             "mate length equal to the stated one: {exact} of {with_expected}"
         ));
     }
-    if !solved_ms.is_empty() {
-        let mean = solved_ms.iter().sum::<f64>() / solved_ms.len() as f64;
-        let median = solved_ms[solved_ms.len() / 2];
+    if let Some((mean, median)) = mean_median(&solved_ms) {
         lines.push(format!(
             "time of the solved: mean {mean:.1} ms, median {median:.1} ms"
         ));
-        let mut first: Vec<f64> = outcomes
-            .iter()
-            .filter(|o| o.result == "mate")
-            .filter_map(|o| o.first.map(|f| f.1))
-            .collect();
-        first.sort_by(|a, b| a.total_cmp(b));
-        if !first.is_empty() {
-            let mean = first.iter().sum::<f64>() / first.len() as f64;
-            lines.push(format!(
-                "time to the first proof of the solved: mean {mean:.1} ms, median {:.1} ms",
-                first[first.len() / 2]
-            ));
-        }
+    }
+    let mut first: Vec<f64> = outcomes
+        .iter()
+        .filter(|o| o.result == "mate")
+        .filter_map(|o| o.first.map(|f| f.1))
+        .collect();
+    first.sort_by(|a, b| a.total_cmp(b));
+    if let Some((mean, median)) = mean_median(&first) {
+        lines.push(format!(
+            "time to the first proof of the solved: mean {mean:.1} ms, median {median:.1} ms"
+        ));
     }
     let total: f64 = outcomes.iter().map(|o| o.ms).sum();
     let nodes: u64 = outcomes.iter().map(|o| o.nodes).sum();

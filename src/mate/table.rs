@@ -88,7 +88,7 @@ pub struct Probe {
     pub path_dependent: bool,
     /// Whether the position itself was in the table (a proof or disproof that applies, or an
     /// entry of the same hand); `false` for a position never searched, whose numbers are then
-    /// only bounds from other hands (the solver adds its initial estimate, df-pn+).
+    /// only bounds from other hands (the solver runs its leaf tests on it).
     pub found: bool,
 }
 
@@ -144,8 +144,8 @@ impl Table {
 
     /// Asks the CPU to start loading the bucket of `key`. A node probes all its children at
     /// once, so their buckets are requested first and read after: the misses overlap instead of
-    /// stalling one after another (a bucket is four cache lines; the probe was a third of the
-    /// solver's time).
+    /// stalling one after another (a bucket is four cache lines). Measured: 0.94 of the CPU time
+    /// without it (median of 8 pairs, docs/mate.md §6).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]

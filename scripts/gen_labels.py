@@ -550,26 +550,43 @@ def cmd_agree(a: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------- pack --
 
-def iter_labels(d: str) -> Iterator[str]:
+def iter_labels(d: str) -> Iterator[Tuple[int, str]]:
+    """(game number, label line) of every finished game, worker by worker, in file order."""
     ws = sorted(int(n[len("labels-w"):-len(".txt")]) for n in os.listdir(d)
                 if n.startswith("labels-w") and n.endswith(".txt"))
     for w in ws:
-        n_labels = sum(int(r["labels"]) for r in finished_games(d, w))
+        games = finished_games(d, w)
         with open(labels_path(d, w), encoding="utf-8") as f:
-            for i, line in enumerate(f):
-                if i >= n_labels:
-                    break      # the tail of a game still being written
-                yield line
+            for g in games:
+                for _ in range(int(g["labels"])):
+                    line = f.readline()
+                    if not line.endswith("\n"):
+                        raise ValueError(f"{labels_path(d, w)}: fewer labels than its games record")
+                    yield int(g["game"]), line
+            # Lines past the finished games are the tail of a game still being written.
+
+
+def label_key(line: str) -> str:
+    """The position of a label line: SFEN board, side to move and hands."""
+    tok = line.split()
+    i = tok.index("sfen")
+    return " ".join(tok[i + 1:i + 4])
 
 
 def cmd_pack(a: argparse.Namespace) -> int:
     if not os.path.isdir(a.dir):
         print(f"gen_labels: error: {a.dir} is not a run directory", file=sys.stderr)
         return 2
+    if a.test_every < 0:
+        print("gen_labels: error: --test-every must be 0 (no test file) or positive", file=sys.stderr)
+        return 2
     seen, part, written, size = set(), 0, 0, 0
     limit = int(a.max_mb * 1024 * 1024)
     out = None
     paths = []
+
+    def is_test(game: int) -> bool:
+        return a.test_every > 0 and game % a.test_every == a.test_every - 1
 
     def open_part():
         nonlocal out, part, size
@@ -579,11 +596,25 @@ def cmd_pack(a: argparse.Namespace) -> int:
         size = 0
         return lzma.open(p + ".tmp", "wt", encoding="utf-8", preset=9)
 
+    test_path, n_test, test_games = f"{a.out}-test.txt.xz", 0, set()
     try:
-        for line in iter_labels(a.dir):
-            tok = line.split()
-            i = tok.index("sfen")
-            key = " ".join(tok[i + 1:i + 4])
+        if a.test_every:
+            # The held-out games first: their positions are kept out of the training parts too, so
+            # that no test position is also a training position (early positions recur across games).
+            with lzma.open(test_path + ".tmp", "wt", encoding="utf-8", preset=9) as t:
+                for game, line in iter_labels(a.dir):
+                    if not is_test(game):
+                        continue
+                    test_games.add(game)
+                    key = label_key(line)
+                    if key not in seen:
+                        seen.add(key)
+                        t.write(line)
+                        n_test += 1
+        for game, line in iter_labels(a.dir):
+            if is_test(game):
+                continue
+            key = label_key(line)
             if key in seen:
                 continue
             seen.add(key)
@@ -596,14 +627,21 @@ def cmd_pack(a: argparse.Namespace) -> int:
             written += 1
         if out is not None:
             out.close()
+        if a.test_every:
+            paths.append(test_path)
         for p in paths:
             if os.path.getsize(p + ".tmp") > limit:
                 raise OSError(f"{p}: compressed part over {a.max_mb} MB; use a smaller --max-mb")
+        for p in paths:
             os.replace(p + ".tmp", p)
     except (OSError, ValueError) as e:
         print(f"gen_labels: error: {e}", file=sys.stderr)
         return 1
-    print(f"gen_labels: {written} distinct labels in {len(paths)} files: {' '.join(paths)}")
+    print(f"gen_labels: {written} distinct labels in {len(paths) - bool(a.test_every)} files: "
+          f"{' '.join(p for p in paths if p != test_path)}")
+    if a.test_every:
+        print(f"gen_labels: {n_test} test labels from {len(test_games)} held-out games "
+              f"(every game numbered k·{a.test_every} − 1) in {test_path}")
     return 0
 
 
@@ -638,6 +676,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--dir", required=True)
     p.add_argument("--out", required=True, help="path prefix: <out>-001.txt.xz, ...")
     p.add_argument("--max-mb", type=float, default=45.0)
+    p.add_argument("--test-every", type=int, default=0,
+                   help="hold out every K-th game (game numbers K-1, 2K-1, ...) as <out>-test.txt.xz, "
+                        "a test set split by game (default 0: none)")
     a = ap.parse_args(argv)
     if a.cmd == "run" and (a.games < 1 or a.workers < 1 or a.random_plies < 0 or a.max_plies < 1):
         ap.error("--games, --workers and --max-plies must be positive, --random-plies not negative")

@@ -187,7 +187,8 @@ def cmd_ab(args) -> None:
     new_engine, base_engine = args.new_engine or args.kishi, args.base_engine or args.kishi
     hash_opt = "USI_Hash=16" if game == "shogi" else "Hash=16"
     opts = lambda extra: ";".join([f"Threads=1", hash_opt] + ([extra] if extra else []))  # noqa: E731
-    match_args = ["--game", game, "--concurrency", str(args.concurrency), "--nodes", str(args.nodes),
+    budget = ["--movetime", str(args.movetime)] if args.movetime else ["--nodes", str(args.nodes)]
+    match_args = ["--game", game, "--concurrency", str(args.concurrency)] + budget + [
                   "--engine1", new_engine, "--name1", f"new ({args.new or 'built-in'})",
                   "--options1", opts(args.new),
                   "--engine2", base_engine, "--name2", f"base ({args.base or 'built-in'})",
@@ -198,6 +199,8 @@ def cmd_ab(args) -> None:
         # Another opening order: a confirmation run then plays other games than the first run
         # (at fixed nodes the same openings give nearly the same games).
         match_args += ["--seed", str(args.seed)]
+    if args.openings:
+        match_args += ["--openings", args.openings]
     if args.opening_start:
         # The book's other openings: `--opening-start 100` after a 200-game run (100 openings
         # with both colours) plays the 100 it did not.
@@ -321,6 +324,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     a.add_argument("--new-engine", help="kishi binary of the new side (default --kishi)")
     a.add_argument("--base-engine", help="kishi binary of the base side (default --kishi)")
     a.add_argument("--nodes", type=int, default=5000, help="nodes per move (default 5000)")
+    a.add_argument("--movetime", type=float, help="seconds per move instead of --nodes (e.g. 0.1)")
+    a.add_argument("--openings", help="opening book (default match.py's: book/chess_openings.epd or "
+                                      "book/shogi_openings.sfen; book/chess_openings_2000.epd for SPRTs)")
     a.add_argument("--games", type=int, default=200)
     a.add_argument("--sprt", action="store_true")
     a.add_argument("--elo0", type=float, default=0.0)

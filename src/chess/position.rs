@@ -114,6 +114,8 @@ impl Game for ChessPos {
     const REPETITION_COUNT: usize = 3;
     const PERPETUAL_CHECK_LOSES: bool = false;
     const HISTORY_SIZE: usize = 2 * 6 * 64;
+    /// Pawn … queen (a king is never captured), then "nothing" (a quiet promotion).
+    const CAPTURE_KINDS: usize = 6;
     const SEARCH_PARAMS: SearchParamTable = search_params::STANDARD;
 
     fn startpos() -> Self {
@@ -280,6 +282,17 @@ impl Game for ChessPos {
     fn history_index(&self, mv: Move) -> usize {
         let piece = self.board.piece_on(mv.from).unwrap_or(Piece::Pawn);
         (self.board.side_to_move() as usize * 6 + piece as usize) * 64 + mv.to as usize
+    }
+
+    fn captured_kind(&self, mv: Move) -> usize {
+        let b = &self.board;
+        if b.colors(!b.side_to_move()).has(mv.to) {
+            b.piece_on(mv.to).map_or(5, |p| (p as usize).min(5))
+        } else if self.is_capture(mv) {
+            Piece::Pawn as usize // en passant
+        } else {
+            5
+        }
     }
 
     fn move_to(mv: Move) -> u8 {

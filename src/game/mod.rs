@@ -124,6 +124,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const PERPETUAL_CHECK_LOSES: bool;
     /// Size of the index space of `history_index`.
     const HISTORY_SIZE: usize;
+    /// Number of values of `captured_kind`.
+    const CAPTURE_KINDS: usize;
     /// The search's margins and limits for this game (`search_params`).
     const SEARCH_PARAMS: search_params::SearchParamTable;
 
@@ -172,6 +174,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn attacker_value(&self, mv: Self::Move) -> i32;
     /// An index below `HISTORY_SIZE` for history tables: the moving piece (with colour) and target.
     fn history_index(&self, mv: Self::Move) -> usize;
+    /// The kind of piece a tactical move `mv` captures, below `CAPTURE_KINDS`; a promotion that
+    /// captures nothing gives `CAPTURE_KINDS − 1`. With `history_index`, the capture history's index.
+    fn captured_kind(&self, mv: Self::Move) -> usize;
 
     /// The square a move goes to (for recapture tests).
     fn move_to(mv: Self::Move) -> u8;

@@ -79,8 +79,14 @@ pub const IIR_DEPTH: usize = 30;
 /// score − margin·depth in a half-depth search without the table move.
 pub const SE_DEPTH: usize = 31;
 pub const SE_MARGIN: usize = 32;
+/// Continuation-history pruning of a quiet move at depth ≤ this (one less when improving; 0: off)
+/// when its history after the previous move is below the first limit or its history after the
+/// move two plies back is below the second.
+pub const CONT_PRUNE_DEPTH: usize = 33;
+pub const CONT_PRUNE_LIMIT1: usize = 34;
+pub const CONT_PRUNE_LIMIT2: usize = 35;
 /// Number of tunables.
-pub const COUNT: usize = 33;
+pub const COUNT: usize = 36;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -128,6 +134,9 @@ pub const NAMES: [&str; COUNT] = [
     "IirDepth",
     "SeDepth",
     "SeMargin",
+    "ContPruneDepth",
+    "ContPruneLimit1",
+    "ContPruneLimit2",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -176,7 +185,19 @@ pub const STANDARD: SearchParamTable = [
     t(IIR_DEPTH, 4, 2, 12, 1),
     t(SE_DEPTH, 8, 4, 16, 1),
     t(SE_MARGIN, 2, 0, 16, 1),
+    t(CONT_PRUNE_DEPTH, 3, 0, 8, 1),
+    t(CONT_PRUNE_LIMIT1, 0, -16384, 16384, 512),
+    t(CONT_PRUNE_LIMIT2, -2000, -16384, 16384, 512),
 ];
+
+/// Shogi's table: the standard values without continuation-history pruning, which lost in shogi's
+/// fixed-node A/B (docs/search_report.md §10): with 100+ moves a node, most quiet moves have
+/// taken a history malus after few updates, so the limits that suit chess prune too much.
+pub const SHOGI: SearchParamTable = {
+    let mut t = STANDARD;
+    t[CONT_PRUNE_DEPTH].default = 0;
+    t
+};
 
 /// A table's defaults, indexed like the table (what the search reads when nothing is tuned).
 pub const fn defaults(table: &SearchParamTable) -> [i32; COUNT] {
@@ -265,6 +286,20 @@ mod tests {
             (30, 75, 5, 3, 30)
         );
         assert_eq!((d(IIR_DEPTH), d(SE_DEPTH), d(SE_MARGIN)), (4, 8, 2));
+        assert_eq!(
+            (
+                d(CONT_PRUNE_DEPTH),
+                d(CONT_PRUNE_LIMIT1),
+                d(CONT_PRUNE_LIMIT2)
+            ),
+            (3, 0, -2000)
+        );
+        // Shogi differs only in continuation-history pruning (off).
+        check(&SHOGI).expect("well-formed");
+        for i in 0..COUNT {
+            let want = if i == CONT_PRUNE_DEPTH { 0 } else { d(i) };
+            assert_eq!(SHOGI[i].default, want, "{}", NAMES[i]);
+        }
         assert_eq!(defaults(&STANDARD)[LMR_HISTORY_DIV], 8192);
         let mut bad = STANDARD;
         bad[3].name = "RfpDepth";

@@ -484,7 +484,9 @@ fn run_pool<G: Game, E: Evaluator<G>>(
     let draw_value = config.draw_value[history.current().side_to_move().index()];
     let best: Mutex<Option<IterationResult<G::Move>>> = Mutex::new(None);
     let mut saved = std::mem::take(&mut *tables.lock());
-    saved.resize_with(threads, || OrderingTables::new(G::HISTORY_SIZE));
+    saved.resize_with(threads, || {
+        OrderingTables::for_play(G::HISTORY_SIZE, G::CAPTURE_KINDS)
+    });
     let mut reporter = Some(on_info);
     let results: Vec<OrderingTables> = crossbeam::scope(|scope| {
         let mut handles = Vec::new();

@@ -1,5 +1,7 @@
 //! Move ordering: the TT move, good captures by SEE and MVV-LVA, killer moves (two per ply), the
-//! counter-move of the opponent's last move, the history heuristic for quiet moves, bad captures last.
+//! counter-move of the opponent's last move, the history heuristic for quiet moves (plus, in the
+//! play search, continuation histories: the history of a move given the move one and two plies
+//! before it), bad captures last.
 
 use crate::game::Game;
 
@@ -8,15 +10,50 @@ pub struct OrderingTables {
     pub history: Vec<i32>,
     /// counter[history_index of the previous move] = the quiet reply that refuted it (packed).
     pub counter: Vec<u16>,
+    /// Continuation history: `cont[prev · size + index]` is the history of the quiet move `index`
+    /// played one or two plies after the move `prev` (both `Game::history_index` values; one table
+    /// for both distances, as the pairs rarely collide in meaning). Empty when the tables are
+    /// built without it (`new`): the learners build a searcher per leaf, and a shogi table is
+    /// 2268² entries (10 MB), so only the play search's long-lived tables carry one.
+    pub cont: Vec<i16>,
+    /// Capture history: `capture[history_index · kinds + captured_kind]`, how often the capture
+    /// (moving piece, target, captured kind) cut off; orders captures within the SEE bands.
+    /// Empty without continuation history (the learners' tables).
+    pub capture: Vec<i16>,
+    size: usize,
+    kinds: usize,
 }
 
 const HISTORY_MAX: i32 = 16_384;
 
+/// History gravity: bonuses shrink as the entry nears the maximum, so values stay bounded.
+#[inline]
+fn gravity(h: i32, bonus: i32) -> i32 {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    h + b - h * b.abs() / HISTORY_MAX
+}
+
 impl OrderingTables {
+    /// Tables for `size` history indices, without continuation history.
     pub fn new(size: usize) -> Self {
         OrderingTables {
             history: vec![0; size],
             counter: vec![0; size],
+            cont: Vec::new(),
+            capture: Vec::new(),
+            size,
+            kinds: 0,
+        }
+    }
+
+    /// The play search's tables: with continuation and capture histories (`kinds`: the game's
+    /// `CAPTURE_KINDS`).
+    pub fn for_play(size: usize, kinds: usize) -> Self {
+        OrderingTables {
+            cont: vec![0; size * size],
+            capture: vec![0; size * kinds],
+            kinds,
+            ..Self::new(size)
         }
     }
 
@@ -24,20 +61,80 @@ impl OrderingTables {
         for h in &mut self.history {
             *h /= 2;
         }
+        for h in self.cont.iter_mut().chain(self.capture.iter_mut()) {
+            *h /= 2;
+        }
     }
 
     pub fn clear(&mut self) {
         self.history.fill(0);
         self.counter.fill(0);
+        self.cont.fill(0);
+        self.capture.fill(0);
     }
 
-    /// History gravity: bonuses shrink as the entry nears the maximum, so values stay bounded.
     pub fn update_history(&mut self, index: usize, bonus: i32) {
         if let Some(h) = self.history.get_mut(index) {
-            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-            *h += b - *h * b.abs() / HISTORY_MAX;
+            *h = gravity(*h, bonus);
         }
     }
+
+    /// The continuation-history row of the move `prev` (empty without continuation history or
+    /// without a previous move, e.g. after a null move).
+    #[inline]
+    pub fn cont_row(&self, prev: usize) -> &[i16] {
+        let start = prev.wrapping_mul(self.size);
+        if prev < self.size && start + self.size <= self.cont.len() {
+            &self.cont[start..start + self.size]
+        } else {
+            &[]
+        }
+    }
+
+    /// Moves the continuation history of `index` after `prev` by `bonus` (no-op without one).
+    #[inline]
+    pub fn update_cont(&mut self, prev: usize, index: usize, bonus: i32) {
+        if prev < self.size && index < self.size {
+            if let Some(h) = self.cont.get_mut(prev * self.size + index) {
+                // |gravity| ≤ HISTORY_MAX < i16::MAX, so the narrowing is exact.
+                *h = gravity(*h as i32, bonus) as i16;
+            }
+        }
+    }
+}
+
+impl OrderingTables {
+    /// The capture history of a capture (`index` its history index, `kind` what it takes);
+    /// 0 without one.
+    #[inline]
+    pub fn capture_score(&self, index: usize, kind: usize) -> i32 {
+        if kind < self.kinds {
+            self.capture
+                .get(index * self.kinds + kind)
+                .map_or(0, |&v| v as i32)
+        } else {
+            0
+        }
+    }
+
+    /// Moves the capture history of a capture by `bonus` (no-op without one).
+    #[inline]
+    pub fn update_capture(&mut self, index: usize, kind: usize, bonus: i32) {
+        if kind < self.kinds && index < self.size {
+            if let Some(h) = self.capture.get_mut(index * self.kinds + kind) {
+                *h = gravity(*h as i32, bonus) as i16;
+            }
+        }
+    }
+}
+
+/// The quiet-move ordering score: the move's history plus its continuation histories after the
+/// moves one and two plies back (`rows`, empty slices where there are none).
+#[inline]
+pub fn quiet_score(tables: &OrderingTables, rows: [&[i16]; 2], index: usize) -> i32 {
+    tables.history[index]
+        + rows[0].get(index).map_or(0, |&v| v as i32)
+        + rows[1].get(index).map_or(0, |&v| v as i32)
 }
 
 pub const SCORE_TT: i32 = 1 << 30;
@@ -59,6 +156,7 @@ pub fn score_moves<G: Game>(
     killers: [u16; 2],
     counter: u16,
     tables: &OrderingTables,
+    rows: [&[i16]; 2],
 ) {
     scores.clear();
     for &mv in moves {
@@ -66,7 +164,9 @@ pub fn score_moves<G: Game>(
         let s = if code == tt_move && tt_move != 0 {
             SCORE_TT
         } else if pos.is_tactical(mv) {
-            let mvv_lva = pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16;
+            // MVV-LVA, moved by the capture history by up to half a queen's MVV step.
+            let mvv_lva = pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
+                + tables.capture_score(pos.history_index(mv), pos.captured_kind(mv)) / 2;
             if pos.see(mv) >= 0 {
                 SCORE_GOOD_CAPTURE + mvv_lva
             } else {
@@ -79,7 +179,7 @@ pub fn score_moves<G: Game>(
         } else if code == counter && counter != 0 {
             SCORE_COUNTER
         } else {
-            tables.history[pos.history_index(mv)]
+            quiet_score(tables, rows, pos.history_index(mv))
         };
         scores.push(s);
     }
@@ -231,5 +331,57 @@ mod tests {
             t.update_history(1, -4000);
         }
         assert!(t.history[1] >= -HISTORY_MAX);
+    }
+
+    #[test]
+    fn continuation_history_is_per_previous_move_and_bounded() {
+        let mut plain = OrderingTables::new(4);
+        plain.update_cont(1, 2, 4000);
+        plain.update_capture(1, 2, 4000);
+        assert!(
+            plain.cont_row(1).is_empty(),
+            "tables without continuation keep none"
+        );
+        assert_eq!(plain.capture_score(1, 2), 0);
+        let mut t = OrderingTables::for_play(4, 3);
+        for _ in 0..10_000 {
+            t.update_cont(1, 2, 4000);
+        }
+        assert!(t.cont_row(1)[2] as i32 <= HISTORY_MAX && t.cont_row(1)[2] > 0);
+        assert_eq!(t.cont_row(0)[2], 0, "another previous move has its own row");
+        assert_eq!(t.cont_row(1)[3], 0);
+        assert!(
+            t.cont_row(usize::MAX).is_empty(),
+            "no previous move: no row"
+        );
+        t.update_history(2, 100);
+        let rows = [t.cont_row(1), t.cont_row(0)];
+        assert_eq!(
+            quiet_score(&t, rows, 2),
+            t.history[2] + t.cont_row(1)[2] as i32
+        );
+        for _ in 0..10_000 {
+            t.update_cont(1, 2, -4000);
+        }
+        assert!(t.cont_row(1)[2] as i32 >= -HISTORY_MAX && t.cont_row(1)[2] < 0);
+        for _ in 0..10_000 {
+            t.update_capture(3, 2, 4000);
+        }
+        let c = t.capture_score(3, 2);
+        assert!(c > 0 && c <= HISTORY_MAX);
+        assert_eq!(
+            t.capture_score(3, 1),
+            0,
+            "another captured kind has its own entry"
+        );
+        assert_eq!(
+            t.capture_score(3, 3),
+            0,
+            "a kind out of range reads nothing"
+        );
+        t.age();
+        assert_eq!(t.capture_score(3, 2), c / 2);
+        t.clear();
+        assert!(t.cont.iter().chain(t.capture.iter()).all(|&v| v == 0));
     }
 }

@@ -42,7 +42,9 @@ impl Game for ShogiPos {
     const PERPETUAL_CHECK_LOSES: bool = true;
     // (colour, piece 0..14) x 81 target squares.
     const HISTORY_SIZE: usize = 2 * 14 * 81;
-    const SEARCH_PARAMS: SearchParamTable = search_params::STANDARD;
+    /// haitaka's 14 piece kinds, then "nothing" (a promotion without capture).
+    const CAPTURE_KINDS: usize = 15;
+    const SEARCH_PARAMS: SearchParamTable = search_params::SHOGI;
 
     fn startpos() -> Self {
         ShogiPos {
@@ -226,6 +228,13 @@ impl Game for ShogiPos {
             Move::Drop { piece, .. } => piece,
         };
         ((self.stm() as usize * 14) + piece as usize) * 81 + mv.to() as usize
+    }
+
+    fn captured_kind(&self, mv: Move) -> usize {
+        match mv {
+            Move::BoardMove { to, .. } => self.board.piece_on(to).map_or(14, |p| p as usize),
+            Move::Drop { .. } => 14,
+        }
     }
 
     fn move_to(mv: Move) -> u8 {

@@ -91,6 +91,28 @@ def test_labels_are_legal_deduplicated_and_counted(tmp_path):
     with lzma.open(str(out) + "-001.txt.xz", "rt", encoding="utf-8") as f:
         packed = f.read().splitlines()
     assert sorted(packed) == sorted(lines), r.stdout
+    # Split by game: game 1 and 3 (every 2nd game) held out; no test position is a training one,
+    # and together the two files hold every label once.
+    split = tmp_path / "packed" / "split"
+    r = gen("pack", "--dir", str(d), "--out", str(split), "--test-every", "2")
+    with lzma.open(str(split) + "-001.txt.xz", "rt", encoding="utf-8") as f:
+        train = f.read().splitlines()
+    with lzma.open(str(split) + "-test.txt.xz", "rt", encoding="utf-8") as f:
+        test = f.read().splitlines()
+    assert sorted(train + test) == sorted(lines), r.stdout
+    key = lambda line: " ".join(line.split()[3:6])  # noqa: E731
+    assert not {key(x) for x in train} & {key(x) for x in test}
+    held = []
+    for w in (0, 1):
+        with open(d / f"labels-w{w}.txt", encoding="utf-8") as f:
+            wl = f.read().splitlines()
+        for row in games(d):
+            if int(row["game"]) % 2 == w and int(row["game"]) in (1, 3):
+                first, n = int(row["first_line"]), int(row["labels"])
+                held += wl[first - 1:first - 1 + n]
+    assert sorted(test) == sorted(held) and test, r.stdout
+    assert "test labels from 2 held-out games" in r.stdout
+    assert gen("pack", "--dir", str(d), "--out", str(split), "--test-every", "-1", ok=False).returncode == 2
 
 
 def test_resume_after_a_kill_plays_each_game_once(tmp_path):

@@ -20,6 +20,8 @@ import make_openings as MO  # noqa: E402
 from matchlib.openings import load_openings  # noqa: E402
 
 CHESS_BOOK = os.path.join(REPO, "book", "chess_openings.epd")
+# The 2,000-opening book of the fixed-node SPRTs (same builder, --count 2000).
+CHESS_BOOK_2000 = os.path.join(REPO, "book", "chess_openings_2000.epd")
 SHOGI_BOOK = os.path.join(REPO, "book", "shogi_openings.sfen")
 SHOGI_META = os.path.join(REPO, "book", "shogi_openings.meta.tsv")
 START = chess.STARTING_FEN
@@ -127,11 +129,12 @@ def test_build_chess_end_to_end_small(tmp_path):
 
 # ------------------------------------------------------- committed books ---
 
-def test_chess_book():
-    ops = load_openings(CHESS_BOOK, "chess")      # replays every c0 move list and checks the EPD
-    assert len(ops) >= 100
+@pytest.mark.parametrize("book,count", [(CHESS_BOOK, 200), (CHESS_BOOK_2000, 2000)])
+def test_chess_book(book, count):
+    ops = load_openings(book, "chess")            # replays every c0 move list and checks the EPD
+    assert len(ops) == count
     keys = set()
-    for o, line in zip(ops, open(CHESS_BOOK, encoding="utf-8").read().splitlines()):
+    for o, line in zip(ops, open(book, encoding="utf-8").read().splitlines()):
         assert 8 <= len(o.moves) <= 16
         b = chess.Board()
         for m in o.moves:
@@ -165,3 +168,4 @@ def test_shogi_book():
 def test_books_are_small_text():
     for p in (CHESS_BOOK, SHOGI_BOOK, SHOGI_META):
         assert os.path.getsize(p) < 200_000
+    assert os.path.getsize(CHESS_BOOK_2000) < 500_000

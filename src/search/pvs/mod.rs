@@ -193,6 +193,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             [0; 2],
             0,
             &self.tables,
+            [&[], &[]],
         );
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));

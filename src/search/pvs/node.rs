@@ -1,8 +1,8 @@
 //! The alpha-beta search of an inner node (ply > 0): draws and mate distance, the transposition
 //! table, the static evaluation, then the pruning decisions of `pruning` before and during the
 //! move loop, the singular-extension search of the table move (the node again, that move
-//! excluded), late move reductions with re-searches, and the killer, history and counter-move
-//! updates of a cut-off.
+//! excluded), late move reductions with re-searches, and the killer, history, continuation-history,
+//! capture-history and counter-move updates of a cut-off.
 
 use super::super::ordering;
 use super::super::tt::Bound;
@@ -138,6 +138,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             Some(&h) if h != NO_PREV => self.tables.counter[h],
             _ => 0,
         };
+        // The moves one and two plies back (NO_PREV after a null move or before the root).
+        let prevs = [
+            self.prev_hist
+                .get(ply.wrapping_sub(1))
+                .copied()
+                .unwrap_or(NO_PREV),
+            self.prev_hist
+                .get(ply.wrapping_sub(2))
+                .copied()
+                .unwrap_or(NO_PREV),
+        ];
         ordering::score_moves(
             &self.positions[ply],
             &moves,
@@ -146,6 +157,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.killers[ply],
             counter,
             &self.tables,
+            [
+                self.tables.cont_row(prevs[0]),
+                self.tables.cont_row(prevs[1]),
+            ],
         );
         self.killers[ply + 1] = [0; 2];
 
@@ -153,6 +168,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut best_code = 0u16;
         let mut move_count = 0i32;
         let mut quiet_hist: [usize; 64] = [0; 64];
+        // The captures searched without a cut-off: (history index, captured kind).
+        let mut capt_tried: [(usize, usize); 32] = [(0, 0); 32];
+        let mut n_capts = 0;
         let mut n_quiets = 0;
         let mut i = 0;
         while let Some((mv, mscore)) =
@@ -176,6 +194,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         continue;
                     }
                     if self.futility_prune(depth, eval, alpha) && !pos.gives_check(mv) {
+                        continue;
+                    }
+                    let rows = [
+                        self.tables.cont_row(prevs[0]),
+                        self.tables.cont_row(prevs[1]),
+                    ];
+                    let cont = [
+                        rows[0].get(hist_idx).map_or(0, |&v| v as i32),
+                        rows[1].get(hist_idx).map_or(0, |&v| v as i32),
+                    ];
+                    if self.cont_history_prune(depth, improving, cont) && !pos.gives_check(mv) {
                         continue;
                     }
                 } else if self.see_prune_applies(depth, mscore)
@@ -248,17 +277,31 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
+                        let bonus = (depth * depth).min(self.sp(HISTORY_BONUS_MAX))
+                            * self.sp(HISTORY_BONUS_MUL);
+                        // Any cut-off: the captures tried before it did not refute the move.
+                        if tactical {
+                            let kind = self.positions[ply].captured_kind(mv);
+                            self.tables.update_capture(hist_idx, kind, bonus);
+                        }
+                        for &(c, kind) in &capt_tried[..n_capts] {
+                            self.tables.update_capture(c, kind, -bonus);
+                        }
                         if !tactical {
                             let k = &mut self.killers[ply];
                             if k[0] != code {
                                 k[1] = k[0];
                                 k[0] = code;
                             }
-                            let bonus = (depth * depth).min(self.sp(HISTORY_BONUS_MAX))
-                                * self.sp(HISTORY_BONUS_MUL);
                             self.tables.update_history(hist_idx, bonus);
                             for &q in &quiet_hist[..n_quiets] {
                                 self.tables.update_history(q, -bonus);
+                            }
+                            for &p in &prevs {
+                                self.tables.update_cont(p, hist_idx, bonus);
+                                for &q in &quiet_hist[..n_quiets] {
+                                    self.tables.update_cont(p, q, -bonus);
+                                }
                             }
                             if let Some(&h) = self.prev_hist.get(ply.wrapping_sub(1)) {
                                 if h != NO_PREV {
@@ -273,6 +316,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if !tactical && n_quiets < quiet_hist.len() {
                 quiet_hist[n_quiets] = hist_idx;
                 n_quiets += 1;
+            } else if tactical && n_capts < capt_tried.len() {
+                capt_tried[n_capts] = (hist_idx, self.positions[ply].captured_kind(mv));
+                n_capts += 1;
             }
         }
         self.give_back_bufs(ply, moves, scores);

@@ -1,7 +1,7 @@
 //! The search's decisions to prune, reduce or extend, each with its margin: reverse futility, null
-//! move and internal iterative reduction before the move loop, late move pruning, futility and SEE
-//! pruning inside it, the singular-extension test of the table move, and the late move reduction
-//! of a quiet move. The margins come from the game's table (`Game::SEARCH_PARAMS`,
+//! move and internal iterative reduction before the move loop, late move pruning, futility,
+//! continuation-history and SEE pruning inside it, the singular-extension test of the table move,
+//! and the late move reduction of a quiet move. The margins come from the game's table (`Game::SEARCH_PARAMS`,
 //! `game::search_params`): constants in a normal build, option values in a `tune` build.
 
 use super::super::ordering;
@@ -91,6 +91,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         self.params.futility
             && depth <= self.sp(FUTILITY_DEPTH)
             && eval + self.sp(FUTILITY_BASE) + self.sp(FUTILITY_MARGIN) * depth <= alpha
+    }
+
+    /// Continuation-history pruning of a quiet move (the caller checks that it gives no check):
+    /// near the leaves, a move that has done badly after the previous move (`cont[0]`) or after
+    /// the move two plies back (`cont[1]`) is not searched.
+    #[inline]
+    pub(super) fn cont_history_prune(&self, depth: i32, improving: bool, cont: [i32; 2]) -> bool {
+        // A form of late move pruning: off with it (the learners' and the training search's).
+        self.params.late_move_pruning
+            && depth <= self.sp(CONT_PRUNE_DEPTH) - improving as i32
+            && (cont[0] < self.sp(CONT_PRUNE_LIMIT1) || cont[1] < self.sp(CONT_PRUNE_LIMIT2))
     }
 
     /// SEE pruning of a capture ordered below the good ones: applies up to a depth, and then

@@ -134,10 +134,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 _ => mated_in(ply),
             };
         }
-        let counter = match self.prev_hist.get(ply.wrapping_sub(1)) {
-            Some(&h) if h != NO_PREV => self.tables.counter[h],
-            _ => 0,
-        };
         // The moves one and two plies back (NO_PREV after a null move or before the root).
         let prevs = [
             self.prev_hist
@@ -149,6 +145,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 .copied()
                 .unwrap_or(NO_PREV),
         ];
+        let counter = match prevs[0] {
+            NO_PREV => 0,
+            h => self.tables.counter[h],
+        };
         ordering::score_moves(
             &self.positions[ply],
             &moves,
@@ -303,10 +303,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                                     self.tables.update_cont(p, q, -bonus);
                                 }
                             }
-                            if let Some(&h) = self.prev_hist.get(ply.wrapping_sub(1)) {
-                                if h != NO_PREV {
-                                    self.tables.counter[h] = code;
-                                }
+                            if prevs[0] != NO_PREV {
+                                self.tables.counter[prevs[0]] = code;
                             }
                         }
                         break;

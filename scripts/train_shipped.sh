@@ -5,6 +5,7 @@
 #
 #   bash scripts/train_shipped.sh            # everything (about 1.5 hours on 2 cores)
 #   bash scripts/train_shipped.sh chess-kp   # one file (chess-obj-j2 starts from chess-kp.kwt,
+#                                            # chess-ext from chess-obj-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD
 #                                            # from shogi-eABC.kwt.xz)
 #
@@ -75,6 +76,17 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-obj-j2 "* ]]; th
     --tables material,kp,positional --iterations 4 --reuse 8 --l1 0.00065 \
     --objective-params docs/learning/objective/j2.txt
   measure chess-obj-j2 chess eval_weights/chess-kp.kwt
+fi
+
+# Chess: chess-obj-j2.kwt plus the hand-set extended terms (table positional_ext: threats,
+# passed-pawn detail, pawn chains, outposts, king danger; src/chess/features/defaults.rs), made
+# by `weights add-defaults`. The built-in chess default; measured against chess-obj-j2.kwt.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-ext "* ]]; then
+  "$KISHI" weights add-defaults eval_weights/chess-obj-j2.kwt --out eval_weights/chess-ext.kwt
+  "$KISHI" weights annotate eval_weights/chess-ext.kwt --out eval_weights/chess-ext.kwt \
+    --set "command=kishi weights add-defaults eval_weights/chess-obj-j2.kwt --out eval_weights/chess-ext.kwt" \
+    --set "shipped_as=eval_weights/chess-ext.kwt"
+  measure chess-ext chess eval_weights/chess-obj-j2.kwt
 fi
 
 # Shogi: e_AB (material + KP) by MMTO from Bonanza 6's piece values, on the GPS book positions and

@@ -381,3 +381,55 @@ fn annotate_changes_only_the_provenance() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `weights add-defaults` fills exactly the tables a file lacks with the hand-set defaults and
+/// keeps the others; a missing file is an error with a non-zero exit.
+#[test]
+fn add_defaults_fills_only_the_missing_tables() {
+    use kishi::chess::features::{default_positional_ext, T_EXT};
+    let dir = std::env::temp_dir().join(format!("kishi-add-defaults-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = shipped_dir().join("chess-obj-j2.kwt");
+    let dst = dir.join("with-ext.kwt");
+    let run = |a: &Path, b: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["weights", "add-defaults"])
+            .arg(a)
+            .arg("--out")
+            .arg(b)
+            .output()
+            .expect("kishi runs")
+    };
+    let out = run(&src, &dst);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verify = kishi::eval::Verify::All;
+    let before = Weights::load::<ChessPos, ChessFeatures>(&src, verify).expect("valid source");
+    let after = Weights::load::<ChessPos, ChessFeatures>(&dst, verify).expect("valid output");
+    assert!(!before.has(T_EXT) && after.has(T_EXT));
+    assert_eq!(after.i32(T_EXT), default_positional_ext().as_slice());
+    for t in 0..T_EXT {
+        assert_eq!(before.has(t), after.has(t), "table {t}");
+        if before.has(t) {
+            let same = if t == 1 {
+                before.i16(t) == after.i16(t)
+            } else {
+                before.i32(t) == after.i32(t)
+            };
+            assert!(same, "table {t} changed");
+        }
+    }
+    assert!(after.provenance().contains("\"added_default_tables\":[\"positional_ext\"]"));
+    // Again on the result: nothing left to add, the tables stay.
+    let again = dir.join("again.kwt");
+    assert!(run(&dst, &again).status.success());
+    let w = Weights::load::<ChessPos, ChessFeatures>(&again, verify).expect("valid");
+    assert_eq!(w.i32(T_EXT), after.i32(T_EXT));
+    let missing = run(&dir.join("nope.kwt"), &dir.join("x.kwt"));
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("error:"));
+    let _ = std::fs::remove_dir_all(dir);
+}

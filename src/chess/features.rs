@@ -1,7 +1,9 @@
 //! Chess feature set `kishi-chess`: material, KP (own king square × piece × square, for each king,
 //! as in the paper's chess experiment) and linear positional terms (mobility by piece type and
 //! count, passed pawns by rank, isolated and doubled pawns, king shelter, king-zone attacks by
-//! piece type, bishop pair, rook on an open or half-open file, tempo). Every weight comes in a
+//! piece type, bishop pair, rook on an open or half-open file, tempo) and, in the optional
+//! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
+//! pawn chains, outposts, king danger; `terms.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase + Σ eg·(24 − phase)) / (24·32))`, still linear in the weights.
 //!
@@ -14,14 +16,23 @@
 //! black's on the board turned around (ranks flipped), and black's are subtracted. Material and KP
 //! are kept incrementally; the positional terms are bitboard work done at `evaluate`.
 
+mod defaults;
+mod terms;
+
+pub use defaults::{
+    default_material, default_positional, default_positional_ext, positional_ext_name,
+    positional_name, random_params, DEFAULT_MATERIAL,
+};
+
 use super::ChessPos;
 use crate::eval::format::{Elem, TableSpec};
 use crate::eval::{scale_sum, FeatureSet, OwnedTable, Weights};
 use crate::game::{Game, Side};
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, Color, Move, Piece, Square,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
+    Move, Piece, Rank, Square,
 };
+use terms::SideAttacks;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ChessFeatures;
@@ -32,6 +43,7 @@ pub const WEIGHT_UNIT: i32 = 32;
 pub const T_MATERIAL: usize = 0;
 pub const T_KP: usize = 1;
 pub const T_POS: usize = 2;
+pub const T_EXT: usize = 3;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -52,7 +64,44 @@ pub const P_ROOK_SEMI: usize = 81;
 pub const P_TEMPO: usize = 82;
 pub const N_POS: usize = 83;
 
-static TABLES: [TableSpec; 3] = [
+// Extended positional terms (table `positional_ext`, one weight each per phase). Counted from
+// the side whose terms they are: threats it makes, its passed pawns and pawn chains, its pieces'
+// outposts, the danger it poses to the enemy king, its own king's open files and the enemy pawns
+// storming them.
+pub const E_THREAT_PAWN_MINOR: usize = 0; // enemy knights/bishops attacked by our pawns
+pub const E_THREAT_PAWN_MAJOR: usize = 1; // enemy rooks/queens attacked by our pawns
+pub const E_THREAT_MINOR_ROOK: usize = 2;
+pub const E_THREAT_MINOR_QUEEN: usize = 3;
+pub const E_THREAT_ROOK_QUEEN: usize = 4;
+pub const E_HANGING: usize = 5; // enemy pieces (not pawns, not the king) attacked and undefended
+pub const E_WEAK_PAWN: usize = 6; // enemy pawns attacked and undefended
+pub const E_KING_THREAT: usize = 7; // undefended enemy men next to our king
+pub const E_THREAT_PAWN_PUSH: usize = 8; // pieces a safe pawn push would attack
+pub const E_PP_BLOCKED: usize = 9; // passed pawn's stop square occupied, by relative rank 2..=7
+pub const E_PP_SAFE_ADVANCE: usize = 15; // stop square empty and not attacked, by rank
+pub const E_PP_OWN_KING: usize = 21; // own king's distance to the stop square, by rank
+pub const E_PP_THEIR_KING: usize = 27; // enemy king's distance to the stop square, by rank
+pub const E_PP_FREE_PATH: usize = 33; // path to promotion empty and unattacked, by rank
+pub const E_PP_SUPPORTED: usize = 39; // passed pawn defended by a pawn
+pub const E_PAWN_SUPPORTED: usize = 40; // pawn defended by a pawn
+pub const E_PAWN_PHALANX: usize = 41; // pawn with a pawn beside it
+pub const E_PAWN_BACKWARD: usize = 42;
+pub const E_KNIGHT_OUTPOST: usize = 43; // ranks 4-6, pawn-defended, no enemy pawn can chase it
+pub const E_BISHOP_OUTPOST: usize = 44;
+pub const E_MINOR_BEHIND_PAWN: usize = 45;
+pub const E_ROOK_SEVENTH: usize = 46;
+pub const E_BAD_BISHOP: usize = 47; // own pawns on the bishop's square colour, per bishop
+pub const E_KING_ATTACKERS_Q: usize = 48; // one-hot: pieces attacking the enemy king zone 0..=5
+pub const E_KING_ATTACKERS_NOQ: usize = 54; // the same without a queen
+pub const E_SAFE_CHECK_N: usize = 60; // safe checking squares by piece type (N, B, R, Q)
+pub const E_KING_OPEN_FILES: usize = 64; // own king's file and neighbours without an own pawn
+pub const E_PAWN_STORM: usize = 65; // enemy pawns within 3 ranks ahead of own king's files
+pub const N_EXT: usize = 66;
+pub const E_SAFE_CHECK_B: usize = E_SAFE_CHECK_N + 1;
+pub const E_SAFE_CHECK_R: usize = E_SAFE_CHECK_N + 2;
+pub const E_SAFE_CHECK_Q: usize = E_SAFE_CHECK_N + 3;
+
+static TABLES: [TableSpec; 4] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -71,12 +120,19 @@ static TABLES: [TableSpec; 3] = [
         dims: &[2, N_POS as u32],
         required: false,
     },
+    TableSpec {
+        name: "positional_ext",
+        elem: Elem::I32,
+        dims: &[2, N_EXT as u32],
+        required: false,
+    },
 ];
 
 pub const OFF_KP: usize = 10;
 pub const N_KP: usize = 2 * 64 * KP_COND;
 pub const OFF_POS: usize = OFF_KP + N_KP;
-pub const N_PARAMS: usize = OFF_POS + 2 * N_POS;
+pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
+pub const N_PARAMS: usize = OFF_EXT + 2 * N_EXT;
 
 /// Material and KP sums (white's view for material; each king's owner's view for KP), per phase.
 #[derive(Clone, Debug, Default)]
@@ -166,101 +222,54 @@ impl ChessFeatures {
         }
     }
 
-    /// The positional counts of one side (as `view` sees the board), per term.
-    /// Hands every positional count of `view` (term, count) to `add`. A callback rather than a
-    /// count array: the evaluation adds weights straight away, without filling and then scanning
-    /// 83 counts per side (that scan was 15% of the chess bench's time).
-    #[inline(always)]
-    fn positional_counts(b: &Board, view: Color, mut add: impl FnMut(usize, i32)) {
-        let them = !view;
-        let occ = b.occupied();
-        let own = b.colors(view);
-        let own_pawns = b.colored_pieces(view, Piece::Pawn);
-        let their_pawns = b.colored_pieces(them, Piece::Pawn);
-        let mut pawn_att = BitBoard::EMPTY;
-        for sq in their_pawns {
-            pawn_att |= get_pawn_attacks(sq, them);
+    /// Both sides' attack maps when the extended terms are on (they read them), else empty.
+    #[inline]
+    fn maps(b: &Board, ext: bool) -> [SideAttacks; 2] {
+        if ext {
+            [
+                SideAttacks::of(b, Color::White),
+                SideAttacks::of(b, Color::Black),
+            ]
+        } else {
+            [SideAttacks::default(); 2]
         }
-        let safe = !(own | pawn_att);
-        let zone = {
-            let k = b.king(them);
-            get_king_moves(k) | k.bitboard()
-        };
-        // Mobility (safe squares, capped) and king-zone attacks of one piece.
-        let attack = |add: &mut dyn FnMut(usize, i32), att: BitBoard, base, max, slot| {
-            let m = ((att & safe).len() as usize).min(max);
-            add(base + m, 1);
-            add(P_KING_ATTACK + slot, (att & zone).len() as i32);
-        };
-        for sq in b.colored_pieces(view, Piece::Knight) {
-            attack(&mut add, get_knight_moves(sq), P_MOB_N, 8, 0);
-        }
-        for sq in b.colored_pieces(view, Piece::Bishop) {
-            attack(&mut add, get_bishop_moves(sq, occ), P_MOB_B, 13, 1);
-        }
-        for sq in b.colored_pieces(view, Piece::Rook) {
-            attack(&mut add, get_rook_moves(sq, occ), P_MOB_R, 14, 2);
-            let file = sq.file().bitboard();
-            if (file & own_pawns).is_empty() {
-                if (file & their_pawns).is_empty() {
-                    add(P_ROOK_OPEN, 1);
-                } else {
-                    add(P_ROOK_SEMI, 1);
-                }
-            }
-        }
-        for sq in b.colored_pieces(view, Piece::Queen) {
-            let att = get_bishop_moves(sq, occ) | get_rook_moves(sq, occ);
-            attack(&mut add, att, P_MOB_Q, 27, 3);
-        }
-        if b.colored_pieces(view, Piece::Bishop).len() >= 2 {
-            add(P_BISHOP_PAIR, 1);
-        }
-        for sq in own_pawns {
-            let file = sq.file();
-            let adjacent = file.adjacent();
-            let r = rel(sq, view) / 8; // relative rank 0..8
-                                       // Squares strictly ahead of this pawn, as `view` moves.
-            let ahead = ahead_mask(sq, view);
-            if (their_pawns & (file.bitboard() | adjacent) & ahead).is_empty()
-                && (1..=6).contains(&r)
-            {
-                add(P_PASSED + r - 1, 1);
-            }
-            if (own_pawns & adjacent).is_empty() {
-                add(P_ISOLATED, 1);
-            }
-            if !(own_pawns & file.bitboard() & ahead).is_empty() {
-                add(P_DOUBLED, 1);
-            }
-        }
-        let k = b.king(view);
-        let kf = k.file().bitboard() | k.file().adjacent();
-        let front = ahead_mask(k, view) & !two_ranks_beyond(k, view);
-        add(P_SHELTER, (own_pawns & kf & front).len() as i32);
     }
 
-    /// Positional sums (mg, eg) from white's view, tempo included.
+    /// Positional sums (mg, eg) from white's view, tempo and the extended terms included.
     fn positional(w: &Weights, b: &Board) -> [i64; 2] {
         let pos = w.i32(T_POS);
-        if pos.is_empty() {
+        let ext = w.i32(T_EXT);
+        if pos.is_empty() && ext.is_empty() {
             return [0, 0];
         }
+        let with_ext = !ext.is_empty();
+        let maps = Self::maps(b, with_ext);
         let mut s = [0i64; 2];
         for (i, view) in COLORS.into_iter().enumerate() {
             let sign = if i == 0 { 1 } else { -1 };
-            Self::positional_counts(b, view, |t, n| {
-                s[0] += sign * n as i64 * pos[t] as i64;
-                s[1] += sign * n as i64 * pos[N_POS + t] as i64;
+            terms::counts(b, view, &maps, with_ext, |t, n| {
+                // An absent table reads as zeros (its terms are still counted: cheap, and one
+                // code path keeps the evaluation and the feature vector identical).
+                let (table, t, len) = if t < N_POS {
+                    (pos, t, N_POS)
+                } else {
+                    (ext, t - N_POS, N_EXT)
+                };
+                if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
+                    s[0] += sign * n as i64 * mg as i64;
+                    s[1] += sign * n as i64 * eg as i64;
+                }
             });
         }
-        let tempo = if b.side_to_move() == Color::White {
-            1
-        } else {
-            -1
-        };
-        for (ph, sp) in s.iter_mut().enumerate() {
-            *sp += tempo * pos[ph * N_POS + P_TEMPO] as i64;
+        if !pos.is_empty() {
+            let tempo = if b.side_to_move() == Color::White {
+                1
+            } else {
+                -1
+            };
+            for (ph, sp) in s.iter_mut().enumerate() {
+                *sp += tempo * pos[ph * N_POS + P_TEMPO] as i64;
+            }
         }
         s
     }
@@ -271,32 +280,6 @@ impl ChessFeatures {
             sum.clamp(-(i32::MAX as i64), i32::MAX as i64) as i32,
             Self::SCALE,
         )
-    }
-}
-
-/// Squares on ranks strictly ahead of `sq` for a side moving in `view`'s direction.
-fn ahead_mask(sq: Square, view: Color) -> BitBoard {
-    let r = sq.rank() as u32;
-    match view {
-        Color::White => BitBoard(if r >= 7 { 0 } else { u64::MAX << (8 * (r + 1)) }),
-        Color::Black => BitBoard(if r == 0 { 0 } else { u64::MAX >> (8 * (8 - r)) }),
-    }
-}
-
-/// Squares more than two ranks ahead of `sq` (so `ahead & !this` is the next two ranks).
-fn two_ranks_beyond(sq: Square, view: Color) -> BitBoard {
-    let r = sq.rank() as u32;
-    match view {
-        Color::White => BitBoard(if r + 3 > 7 {
-            0
-        } else {
-            u64::MAX << (8 * (r + 3))
-        }),
-        Color::Black => BitBoard(if r < 3 {
-            0
-        } else {
-            u64::MAX >> (8 * (8 - (r - 2)))
-        }),
     }
 }
 
@@ -419,13 +402,18 @@ impl FeatureSet<ChessPos> for ChessFeatures {
                 }
             }
         }
+        let maps = Self::maps(b, true);
         for (i, view) in COLORS.into_iter().enumerate() {
             let sign = stm * if i == 0 { 1 } else { -1 };
-            let mut c = [0i32; N_POS];
-            Self::positional_counts(b, view, |t, n| c[t] += n);
+            let mut c = [0i32; N_POS + N_EXT];
+            terms::counts(b, view, &maps, true, |t, n| c[t] += n);
             for (t, &n) in c.iter().enumerate() {
-                if n != 0 {
+                if n == 0 {
+                } else if t < N_POS {
                     push(OFF_POS + t, OFF_POS + N_POS + t, sign * n);
+                } else {
+                    let e = t - N_POS;
+                    push(OFF_EXT + e, OFF_EXT + N_EXT + e, sign * n);
                 }
             }
         }
@@ -450,7 +438,8 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         Ok(vec![
             OwnedTable::I32(params[..OFF_KP].to_vec()),
             OwnedTable::I16(params[OFF_KP..OFF_POS].iter().map(sat).collect()),
-            OwnedTable::I32(params[OFF_POS..].to_vec()),
+            OwnedTable::I32(params[OFF_POS..OFF_EXT].to_vec()),
+            OwnedTable::I32(params[OFF_EXT..].to_vec()),
         ])
     }
 
@@ -464,16 +453,18 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             Some(OwnedTable::I32(default_material())),
             None,
             Some(OwnedTable::I32(default_positional())),
+            Some(OwnedTable::I32(default_positional_ext())),
         ]
     }
 
-    /// Every table learned from `chess-kp.kwt` (MMTO's KP on the hand-set terms) on the
-    /// win-probability objective alone: +39 [+11, +68] Elo over `chess-kp.kwt`, 400 games at 5,000
-    /// nodes (eval_weights/README.md, docs/learning/objective.md); made by scripts/train_shipped.sh.
+    /// `chess-obj-j2.kwt` (every table learned from `chess-kp.kwt` on the win-probability
+    /// objective alone) plus the hand-set extended terms (`positional_ext`): +116 [+79, +155] Elo
+    /// over `chess-obj-j2.kwt` at 0.1 s per move (242 games, SPRT), +138 at 10,000 nodes
+    /// (eval_weights/README.md); made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-obj-j2.kwt",
-            include_bytes!("../../eval_weights/chess-obj-j2.kwt"),
+            "chess-ext.kwt",
+            include_bytes!("../../eval_weights/chess-ext.kwt"),
         ))
     }
 
@@ -483,97 +474,25 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             ("material", idx)
         } else if i < OFF_POS {
             ("kp", (i - OFF_KP) as u32)
-        } else {
+        } else if i < OFF_EXT {
             ("positional", (i - OFF_POS) as u32)
-        }
-    }
-}
-
-/// Conventional piece values (pawn, knight, bishop, rook, queen), middlegame then endgame: pawns
-/// gain value in the endgame, minor pieces lose a little (eval_weights/README.md).
-pub const DEFAULT_MATERIAL: [[i32; 5]; 2] = [[100, 320, 330, 500, 900], [120, 300, 320, 520, 900]];
-
-/// The default material table in weight units.
-pub fn default_material() -> Vec<i32> {
-    DEFAULT_MATERIAL
-        .concat()
-        .into_iter()
-        .map(|v| v * WEIGHT_UNIT)
-        .collect()
-}
-
-/// Hand-set positional weights of the embedded default (eval_weights/README.md says why), set in
-/// centipawns below and returned in weight units.
-pub fn default_positional() -> Vec<i32> {
-    let mut t = vec![0i32; 2 * N_POS];
-    for ph in 0..2 {
-        let p = &mut t[ph * N_POS..(ph + 1) * N_POS];
-        // Mobility: a few centipawns per safe square, centred so an average piece scores ~0.
-        for m in 0..9 {
-            p[P_MOB_N + m] = 4 * (m as i32 - 4);
-        }
-        for m in 0..14 {
-            p[P_MOB_B + m] = 4 * (m as i32 - 6);
-        }
-        for m in 0..15 {
-            p[P_MOB_R + m] = if ph == 0 { 2 } else { 4 } * (m as i32 - 7);
-        }
-        for m in 0..28 {
-            p[P_MOB_Q + m] = if ph == 0 { 1 } else { 2 } * (m as i32 - 13);
-        }
-        let passed: [i32; 6] = if ph == 0 {
-            [5, 10, 15, 25, 45, 70]
         } else {
-            [10, 20, 35, 60, 100, 150]
-        };
-        p[P_PASSED..P_PASSED + 6].copy_from_slice(&passed);
-        p[P_ISOLATED] = if ph == 0 { -10 } else { -15 };
-        p[P_DOUBLED] = if ph == 0 { -10 } else { -20 };
-        p[P_SHELTER] = if ph == 0 { 8 } else { 0 };
-        let katt: [i32; 4] = if ph == 0 { [6, 6, 8, 10] } else { [1, 1, 2, 2] };
-        p[P_KING_ATTACK..P_KING_ATTACK + 4].copy_from_slice(&katt);
-        p[P_BISHOP_PAIR] = if ph == 0 { 30 } else { 50 };
-        p[P_ROOK_OPEN] = if ph == 0 { 25 } else { 10 };
-        p[P_ROOK_SEMI] = if ph == 0 { 12 } else { 5 };
-        p[P_TEMPO] = if ph == 0 { 15 } else { 5 };
-    }
-    t.iter_mut().for_each(|v| *v *= WEIGHT_UNIT);
-    t
-}
-
-/// Name of a positional term (for `weights inspect` and learner reports).
-pub fn positional_name(t: usize) -> String {
-    match t {
-        _ if t < P_MOB_B => format!("mobility_knight_{}", t - P_MOB_N),
-        _ if t < P_MOB_R => format!("mobility_bishop_{}", t - P_MOB_B),
-        _ if t < P_MOB_Q => format!("mobility_rook_{}", t - P_MOB_R),
-        _ if t < P_PASSED => format!("mobility_queen_{}", t - P_MOB_Q),
-        _ if t < P_ISOLATED => format!("passed_rank_{}", t - P_PASSED + 2),
-        P_ISOLATED => "isolated".into(),
-        P_DOUBLED => "doubled".into(),
-        P_SHELTER => "king_shelter".into(),
-        _ if t < P_BISHOP_PAIR => {
-            ["knight", "bishop", "rook", "queen"][t - P_KING_ATTACK].to_string() + "_king_attack"
+            ("positional_ext", (i - OFF_EXT) as u32)
         }
-        P_BISHOP_PAIR => "bishop_pair".into(),
-        P_ROOK_OPEN => "rook_open_file".into(),
-        P_ROOK_SEMI => "rook_half_open_file".into(),
-        P_TEMPO => "tempo".into(),
-        _ => format!("unknown_{t}"),
     }
 }
 
-/// Random parameters (tests and benchmarks): the default material and positional weights plus
-/// noise in ±8 weight units, KP uniform in ±`spread` weight units. Deterministic in `seed`.
-pub fn random_params(seed: u64, spread: i32) -> Vec<i32> {
-    let mut rng = crate::eval::rng::SplitMix64::new(seed);
-    let mut p: Vec<i32> = default_material();
-    p.iter_mut().for_each(|v| *v += rng.symmetric(8));
-    for _ in 0..N_KP {
-        p.push(rng.symmetric(spread));
-    }
-    for v in default_positional() {
-        p.push(v + rng.symmetric(8));
-    }
-    p
+/// The counts of one side's extended terms (`white` or black) in a position: what the
+/// `positional_ext` weights multiply (tests check them on hand-made positions).
+pub fn ext_counts(pos: &ChessPos, white: bool) -> [i32; N_EXT] {
+    let b = pos.board();
+    let view = if white { Color::White } else { Color::Black };
+    let maps = ChessFeatures::maps(b, true);
+    let mut c = [0i32; N_EXT];
+    terms::counts(b, view, &maps, true, |t, n| {
+        if t >= N_POS {
+            c[t - N_POS] += n;
+        }
+    });
+    c
 }

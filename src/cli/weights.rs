@@ -22,6 +22,7 @@ use crate::chess::features::ChessFeatures;
 use crate::chess::ChessPos;
 use crate::eval::format::{self, parse_header};
 use crate::eval::rng::SplitMix64;
+use crate::eval::weights::{write_weight_file, OwnedTable};
 use crate::eval::{Evaluator, FeatureSet, LinearEval, Verify, Weights};
 use crate::game::Game;
 use crate::shogi::features::Bonanza;
@@ -64,6 +65,15 @@ pub enum WeightsCmd {
         /// any JSON value; repeatable (applied after the --set keys)
         #[arg(long = "set-json", value_name = "KEY=JSON", value_parser = key_json)]
         set_json: Vec<(String, serde_json::Value)>,
+    },
+    /// Adds the hand-set default of every table the file lacks (e.g. a feature set's new table)
+    /// and writes the result atomically to --out; the file's own tables stay unchanged
+    #[command(after_help = FILE_NOTE)]
+    AddDefaults {
+        file: PathBuf,
+        /// where to write (may be FILE itself)
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Maps and checks the file as `isready` does, touches every page, then sleeps (memory
     /// measurements of several processes)
@@ -144,6 +154,7 @@ pub fn run(cmd: WeightsCmd) -> i32 {
             set,
             set_json,
         } => annotate(&file, &out, set.into_iter().chain(set_json)),
+        WeightsCmd::AddDefaults { file, out } => add_defaults(&file, &out),
         WeightsCmd::Hold { file, seconds } => hold(&file, seconds),
         WeightsCmd::Eval {
             game,
@@ -268,6 +279,63 @@ fn annotate(
         "{}: provenance updated ({} bytes)",
         out.display(),
         json.len()
+    );
+    Ok(())
+}
+
+/// `weights add-defaults`: the file's tables, plus the feature set's hand-set default for each
+/// table it lacks; the provenance says what was added to which file.
+fn add_defaults(path: &Path, out: &Path) -> Result<(), String> {
+    match load_any(path, Verify::All)? {
+        (g, w) if g == "shogi" => add_defaults_for::<ShogiPos, Bonanza>(path, &w, out),
+        (_, w) => add_defaults_for::<ChessPos, ChessFeatures>(path, &w, out),
+    }
+}
+
+fn add_defaults_for<G: Game, F: FeatureSet<G>>(
+    path: &Path,
+    w: &Weights,
+    out: &Path,
+) -> Result<(), String> {
+    let defaults = F::default_tables();
+    let mut added = Vec::new();
+    let mut tables = Vec::new();
+    for (t, spec) in F::tables().iter().enumerate() {
+        let table = if w.has(t) {
+            Some(match spec.elem {
+                format::Elem::I16 => OwnedTable::I16(w.i16(t).to_vec()),
+                format::Elem::I32 => OwnedTable::I32(w.i32(t).to_vec()),
+            })
+        } else {
+            let d = defaults.get(t).cloned().flatten();
+            if d.is_some() {
+                added.push(spec.name);
+            }
+            d
+        };
+        tables.push(table);
+    }
+    // The source's provenance is kept whole under `from_provenance`: its learner keys (command,
+    // agreement, Elo) describe the source, not this file.
+    let from: serde_json::Value =
+        serde_json::from_str(w.provenance()).unwrap_or(serde_json::Value::Null);
+    let prov = serde_json::json!({
+        "made_by": "kishi weights add-defaults",
+        "from": path.display().to_string(),
+        "added_default_tables": added,
+        "from_provenance": from,
+    });
+    let json = serde_json::to_string(&prov).map_err(|e| e.to_string())?;
+    write_weight_file::<G, F>(out, &tables, &json)?;
+    println!(
+        "{}: written from {} with the default tables added: {}",
+        out.display(),
+        path.display(),
+        if added.is_empty() {
+            "none (the file has every table that has a default)".to_string()
+        } else {
+            added.join(", ")
+        }
     );
     Ok(())
 }

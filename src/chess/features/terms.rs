@@ -1,0 +1,335 @@
+//! The bitboard terms of `kishi-chess`, counted per side: the `positional` table's (mobility,
+//! pawn structure, king shelter and zone attacks, rook files, bishop pair) and the
+//! `positional_ext` table's (threats, passed-pawn detail, pawn chains, outposts, king danger).
+//!
+//! Counts, not values: the caller multiplies each count by its weight (the evaluation) or emits it
+//! as a feature (the learner), so both see exactly the same terms. Every count is taken from
+//! `view`'s side of the board; the opponent's counts are subtracted by the caller, which keeps
+//! the evaluation anti-symmetric by construction.
+
+use super::*;
+
+/// Attacked squares of one side, by piece type (`all` includes the king).
+#[derive(Clone, Copy, Default)]
+pub(super) struct SideAttacks {
+    pub pawn: BitBoard,
+    pub minor: BitBoard,
+    pub knight: BitBoard,
+    pub bishop: BitBoard,
+    pub rook: BitBoard,
+    pub queen: BitBoard,
+    pub king: BitBoard,
+    pub all: BitBoard,
+}
+
+/// Light-square mask is the complement; a1 is dark.
+const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Squares attacked by a set of `color`'s pawns.
+#[inline]
+pub(super) fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
+    let p = pawns.0;
+    BitBoard(match color {
+        Color::White => ((p & !FILE_A) << 7) | ((p & !FILE_H) << 9),
+        Color::Black => ((p & !FILE_A) >> 9) | ((p & !FILE_H) >> 7),
+    })
+}
+
+/// A set moved one rank forward as `color` moves.
+#[inline]
+fn forward(set: BitBoard, color: Color) -> BitBoard {
+    BitBoard(match color {
+        Color::White => set.0 << 8,
+        Color::Black => set.0 >> 8,
+    })
+}
+
+impl SideAttacks {
+    pub(super) fn of(b: &Board, c: Color) -> Self {
+        let occ = b.occupied();
+        let mut a = SideAttacks {
+            pawn: pawn_attacks(b.colored_pieces(c, Piece::Pawn), c),
+            king: get_king_moves(b.king(c)),
+            ..Default::default()
+        };
+        for sq in b.colored_pieces(c, Piece::Knight) {
+            a.knight |= get_knight_moves(sq);
+        }
+        for sq in b.colored_pieces(c, Piece::Bishop) {
+            a.bishop |= get_bishop_moves(sq, occ);
+        }
+        for sq in b.colored_pieces(c, Piece::Rook) {
+            a.rook |= get_rook_moves(sq, occ);
+        }
+        for sq in b.colored_pieces(c, Piece::Queen) {
+            a.queen |= get_bishop_moves(sq, occ) | get_rook_moves(sq, occ);
+        }
+        a.minor = a.knight | a.bishop;
+        a.all = a.pawn | a.minor | a.rook | a.queen | a.king;
+        a
+    }
+}
+
+/// Chebyshev distance (king moves) between two squares.
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file() as i32 - b.file() as i32).abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).abs();
+    df.max(dr)
+}
+
+/// Squares on ranks strictly ahead of `sq` for a side moving in `view`'s direction.
+pub(super) fn ahead_mask(sq: Square, view: Color) -> BitBoard {
+    let r = sq.rank() as u32;
+    match view {
+        Color::White => BitBoard(if r >= 7 { 0 } else { u64::MAX << (8 * (r + 1)) }),
+        Color::Black => BitBoard(if r == 0 { 0 } else { u64::MAX >> (8 * (8 - r)) }),
+    }
+}
+
+/// Squares more than `n` ranks ahead of `sq` (so `ahead & !this` is the next `n` ranks).
+fn ranks_beyond(sq: Square, view: Color, n: u32) -> BitBoard {
+    let r = sq.rank() as u32;
+    match view {
+        Color::White => BitBoard(if r + n + 1 > 7 {
+            0
+        } else {
+            u64::MAX << (8 * (r + n + 1))
+        }),
+        Color::Black => BitBoard(if r < n + 1 {
+            0
+        } else {
+            u64::MAX >> (8 * (8 - (r - n)))
+        }),
+    }
+}
+
+/// The square in front of `sq` as `view` moves (`sq` is not on the last rank).
+#[inline]
+fn stop_square(sq: Square, view: Color) -> Square {
+    Square::index(match view {
+        Color::White => sq as usize + 8,
+        Color::Black => sq as usize - 8,
+    })
+}
+
+/// Hands every count of `view`'s `positional` terms (`t` < `N_POS`) and, with `ext`, of its
+/// `positional_ext` terms (`N_POS + e`) to `add`. `maps` are both sides' attacks (index =
+/// colour), only read with `ext`. A callback rather than a count array: the evaluation adds
+/// weights straight away, without filling and then scanning the counts per side (that scan was
+/// 15% of the chess bench's time).
+#[inline(always)]
+pub(super) fn counts(
+    b: &Board,
+    view: Color,
+    maps: &[SideAttacks; 2],
+    ext: bool,
+    mut add: impl FnMut(usize, i32),
+) {
+    let them = !view;
+    let occ = b.occupied();
+    let own = b.colors(view);
+    let own_pawns = b.colored_pieces(view, Piece::Pawn);
+    let their_pawns = b.colored_pieces(them, Piece::Pawn);
+    let pawn_att = pawn_attacks(their_pawns, them);
+    let safe = !(own | pawn_att);
+    let their_king = b.king(them);
+    let zone = get_king_moves(their_king) | their_king.bitboard();
+    // Pieces of `view` attacking the enemy king zone (the king-danger term's attacker count).
+    let mut attackers = 0usize;
+    // Mobility (safe squares, capped) and king-zone attacks of one piece.
+    let mut attack = |add: &mut dyn FnMut(usize, i32), att: BitBoard, base, max, slot| {
+        let m = ((att & safe).len() as usize).min(max);
+        add(base + m, 1);
+        let z = (att & zone).len() as i32;
+        add(P_KING_ATTACK + slot, z);
+        attackers += usize::from(z > 0);
+    };
+    for sq in b.colored_pieces(view, Piece::Knight) {
+        attack(&mut add, get_knight_moves(sq), P_MOB_N, 8, 0);
+    }
+    for sq in b.colored_pieces(view, Piece::Bishop) {
+        attack(&mut add, get_bishop_moves(sq, occ), P_MOB_B, 13, 1);
+    }
+    for sq in b.colored_pieces(view, Piece::Rook) {
+        attack(&mut add, get_rook_moves(sq, occ), P_MOB_R, 14, 2);
+        let file = sq.file().bitboard();
+        if (file & own_pawns).is_empty() {
+            if (file & their_pawns).is_empty() {
+                add(P_ROOK_OPEN, 1);
+            } else {
+                add(P_ROOK_SEMI, 1);
+            }
+        }
+    }
+    for sq in b.colored_pieces(view, Piece::Queen) {
+        let att = get_bishop_moves(sq, occ) | get_rook_moves(sq, occ);
+        attack(&mut add, att, P_MOB_Q, 27, 3);
+    }
+    if b.colored_pieces(view, Piece::Bishop).len() >= 2 {
+        add(P_BISHOP_PAIR, 1);
+    }
+    let (us, th) = (&maps[view as usize], &maps[them as usize]);
+    let own_king = b.king(view);
+    for sq in own_pawns {
+        let file = sq.file();
+        let adjacent = file.adjacent();
+        let r = rel(sq, view) / 8; // relative rank 0..8
+        let ahead = ahead_mask(sq, view);
+        let passed = (their_pawns & (file.bitboard() | adjacent) & ahead).is_empty();
+        if passed && (1..=6).contains(&r) {
+            add(P_PASSED + r - 1, 1);
+        }
+        if (own_pawns & adjacent).is_empty() {
+            add(P_ISOLATED, 1);
+        }
+        if !(own_pawns & file.bitboard() & ahead).is_empty() {
+            add(P_DOUBLED, 1);
+        }
+        if !ext || r >= 7 {
+            continue;
+        }
+        let stop = stop_square(sq, view);
+        let defended = us.pawn.has(sq);
+        if passed && (1..=6).contains(&r) {
+            let i = r - 1;
+            if occ.has(stop) {
+                add(N_POS + E_PP_BLOCKED + i, 1);
+            } else if !th.all.has(stop) {
+                add(N_POS + E_PP_SAFE_ADVANCE + i, 1);
+            }
+            add(N_POS + E_PP_OWN_KING + i, distance(own_king, stop));
+            add(N_POS + E_PP_THEIR_KING + i, distance(their_king, stop));
+            let path = ahead & file.bitboard();
+            if (path & occ).is_empty() && (path & th.all).is_empty() {
+                add(N_POS + E_PP_FREE_PATH + i, 1);
+            }
+            if defended {
+                add(N_POS + E_PP_SUPPORTED, 1);
+            }
+        }
+        if defended {
+            add(N_POS + E_PAWN_SUPPORTED, 1);
+        }
+        if !(own_pawns & adjacent & sq.rank().bitboard()).is_empty() {
+            add(N_POS + E_PAWN_PHALANX, 1);
+        }
+        // Backward: neighbours exist but are all ahead, and the stop square is a pawn target.
+        if !(own_pawns & adjacent).is_empty()
+            && (own_pawns & adjacent & !ahead).is_empty()
+            && th.pawn.has(stop)
+        {
+            add(N_POS + E_PAWN_BACKWARD, 1);
+        }
+    }
+    let k = own_king;
+    let kf = k.file().bitboard() | k.file().adjacent();
+    let front = ahead_mask(k, view) & !ranks_beyond(k, view, 2);
+    add(P_SHELTER, (own_pawns & kf & front).len() as i32);
+    if !ext {
+        return;
+    }
+    // Threats against the opponent's pieces.
+    let kings = b.pieces(Piece::King);
+    let pawns = b.pieces(Piece::Pawn);
+    let their = b.colors(them);
+    let their_minors = their & (b.pieces(Piece::Knight) | b.pieces(Piece::Bishop));
+    let their_rooks = their & b.pieces(Piece::Rook);
+    let their_queens = their & b.pieces(Piece::Queen);
+    let their_pieces = their & !pawns & !kings;
+    let n = |x: BitBoard| x.len() as i32;
+    add(N_POS + E_THREAT_PAWN_MINOR, n(us.pawn & their_minors));
+    add(
+        N_POS + E_THREAT_PAWN_MAJOR,
+        n(us.pawn & (their_rooks | their_queens)),
+    );
+    add(N_POS + E_THREAT_MINOR_ROOK, n(us.minor & their_rooks));
+    add(N_POS + E_THREAT_MINOR_QUEEN, n(us.minor & their_queens));
+    add(N_POS + E_THREAT_ROOK_QUEEN, n(us.rook & their_queens));
+    add(N_POS + E_HANGING, n(us.all & their_pieces & !th.all));
+    add(N_POS + E_WEAK_PAWN, n(us.all & their & pawns & !th.all));
+    add(N_POS + E_KING_THREAT, n(us.king & their & !kings & !th.all));
+    // Pawn pushes (one or two squares) to a square not taken by an enemy pawn, attacking a piece.
+    let empty = !occ;
+    let push1 = forward(own_pawns, view) & empty;
+    let second = match view {
+        Color::White => BitBoard(0x0000_0000_00FF_0000),
+        Color::Black => BitBoard(0x0000_FF00_0000_0000),
+    };
+    let push2 = forward(push1 & second, view) & empty;
+    let pushed = (push1 | push2) & !th.pawn & (us.all | !th.all);
+    add(
+        N_POS + E_THREAT_PAWN_PUSH,
+        n(pawn_attacks(pushed, view) & their_pieces),
+    );
+    // Pieces.
+    let outpost_ranks = match view {
+        Color::White => BitBoard(0x0000_FFFF_FF00_0000),
+        Color::Black => BitBoard(0x0000_00FF_FFFF_0000),
+    };
+    for (piece, term) in [
+        (Piece::Knight, E_KNIGHT_OUTPOST),
+        (Piece::Bishop, E_BISHOP_OUTPOST),
+    ] {
+        for sq in b.colored_pieces(view, piece) & outpost_ranks & us.pawn {
+            let chasers = their_pawns & sq.file().adjacent() & ahead_mask(sq, view);
+            if chasers.is_empty() {
+                add(N_POS + term, 1);
+            }
+        }
+    }
+    let minors = b.colored_pieces(view, Piece::Knight) | b.colored_pieces(view, Piece::Bishop);
+    add(
+        N_POS + E_MINOR_BEHIND_PAWN,
+        n(forward(minors, view) & pawns),
+    );
+    let seventh = match view {
+        Color::White => BitBoard(0x00FF_0000_0000_0000),
+        Color::Black => BitBoard(0x0000_0000_0000_FF00),
+    };
+    add(
+        N_POS + E_ROOK_SEVENTH,
+        n(b.colored_pieces(view, Piece::Rook) & seventh),
+    );
+    for sq in b.colored_pieces(view, Piece::Bishop) {
+        let colour = if DARK_SQUARES >> (sq as u32) & 1 == 1 {
+            BitBoard(DARK_SQUARES)
+        } else {
+            BitBoard(!DARK_SQUARES)
+        };
+        add(N_POS + E_BAD_BISHOP, n(own_pawns & colour));
+    }
+    // King danger against the opponent's king: the attacker count (non-linear by one-hot, with
+    // and without a queen) and the safe checks by piece type.
+    let slot = attackers.min(5);
+    if b.colored_pieces(view, Piece::Queen).is_empty() {
+        add(N_POS + E_KING_ATTACKERS_NOQ + slot, 1);
+    } else {
+        add(N_POS + E_KING_ATTACKERS_Q + slot, 1);
+    }
+    let check_safe = !own & !th.all;
+    let diag = get_bishop_moves(their_king, occ);
+    let line = get_rook_moves(their_king, occ);
+    add(
+        N_POS + E_SAFE_CHECK_N,
+        n(get_knight_moves(their_king) & us.knight & check_safe),
+    );
+    add(N_POS + E_SAFE_CHECK_B, n(diag & us.bishop & check_safe));
+    add(N_POS + E_SAFE_CHECK_R, n(line & us.rook & check_safe));
+    add(
+        N_POS + E_SAFE_CHECK_Q,
+        n((diag | line) & us.queen & check_safe),
+    );
+    // Own king: files around it without an own pawn, and enemy pawns storming them.
+    let mut open = 0;
+    for file_sq in kf & Rank::First.bitboard() {
+        if (own_pawns & file_sq.file().bitboard()).is_empty() {
+            open += 1;
+        }
+    }
+    add(N_POS + E_KING_OPEN_FILES, open);
+    let storm = ahead_mask(k, view) & !ranks_beyond(k, view, 3) & kf;
+    add(N_POS + E_PAWN_STORM, n(their_pawns & storm));
+}

@@ -457,14 +457,14 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         ]
     }
 
-    /// `chess-obj-j2.kwt` (every table learned from `chess-kp.kwt` on the win-probability
-    /// objective alone) plus the hand-set extended terms (`positional_ext`): +116 [+79, +155] Elo
-    /// over `chess-obj-j2.kwt` at 0.1 s per move (242 games, SPRT), +138 at 10,000 nodes
-    /// (eval_weights/README.md); made by scripts/train_shipped.sh.
+    /// `chess-ext.kwt` (the learned `chess-obj-j2.kwt` plus the hand-set extended terms, +116
+    /// Elo over it at 0.1 s per move) with its positional and extended tables learned on the
+    /// win-probability objective: +34 [+12, +57] over `chess-ext.kwt` at 10,000 nodes (600
+    /// games; eval_weights/README.md); made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-ext.kwt",
-            include_bytes!("../../eval_weights/chess-ext.kwt"),
+            "chess-ext-j2.kwt",
+            include_bytes!("../../eval_weights/chess-ext-j2.kwt"),
         ))
     }
 

@@ -422,7 +422,9 @@ fn add_defaults_fills_only_the_missing_tables() {
             assert!(same, "table {t} changed");
         }
     }
-    assert!(after.provenance().contains("\"added_default_tables\":[\"positional_ext\"]"));
+    assert!(after
+        .provenance()
+        .contains("\"added_default_tables\":[\"positional_ext\"]"));
     // Again on the result: nothing left to add, the tables stay.
     let again = dir.join("again.kwt");
     assert!(run(&dst, &again).status.success());

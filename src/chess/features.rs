@@ -409,7 +409,9 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             terms::counts(b, view, &maps, true, |t, n| c[t] += n);
             for (t, &n) in c.iter().enumerate() {
                 if n == 0 {
-                } else if t < N_POS {
+                    continue;
+                }
+                if t < N_POS {
                     push(OFF_POS + t, OFF_POS + N_POS + t, sign * n);
                 } else {
                     let e = t - N_POS;

@@ -26,6 +26,18 @@ pub fn learn(a: &LearnArgs, out: &mut dyn std::io::Write) -> Result<run::RunSumm
     }
 }
 
+/// Runs `learn texel` for the game its arguments name.
+pub fn learn_texel(
+    a: &crate::learn::texel::TexelArgs,
+    out: &mut dyn std::io::Write,
+) -> Result<crate::learn::texel::TexelSummary, String> {
+    use crate::learn::texel::run;
+    match a.game.as_str() {
+        "shogi" => run::<ShogiPos, Bonanza>(a, out),
+        _ => run::<ChessPos, ChessFeatures>(a, out),
+    }
+}
+
 /// Runs self-play learning (`learn treestrap|rootstrap|tdleaf`) for the game its arguments name.
 pub fn learn_selfplay(
     a: &crate::learn::treestrap::SelfPlayArgs,

@@ -10,8 +10,8 @@ use kishi::chess::ChessPos;
 use kishi::eval::{FeatureSet, LinearEval, Weights};
 use kishi::game::{Game, GameHistory};
 use kishi::learn::learned::Learned;
+use kishi::learn::model::Model;
 use kishi::learn::treestrap::backup::Backup;
-use kishi::learn::treestrap::model::Model;
 use kishi::learn::treestrap::openings;
 use kishi::search::learner::TrainingSearch;
 use std::path::{Path, PathBuf};
@@ -132,7 +132,7 @@ fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
     let error = |m: &Model, buf: &mut Vec<(u32, i32)>, feats: &mut Vec<(u32, i32)>| -> f64 {
         let mut sq = 0.0;
         for h in &roots {
-            kishi::learn::treestrap::model::local_features::<ChessPos, ChessFeatures>(
+            kishi::learn::model::local_features::<ChessPos, ChessFeatures>(
                 h.current(),
                 &learned,
                 buf,

@@ -1,5 +1,5 @@
-//! `kishi learn <mmto|ct> …`: the learner on the command line (the same clap parser as the
-//! console's `learn`, `crate::learn::args`).
+//! `kishi learn <mmto|ct|texel|treestrap|rootstrap|tdleaf> …`: the learners on the command line
+//! (the same clap parsers as the console's `learn`).
 
 use crate::learn::{help_text, ArgsError, LearnArgs};
 
@@ -10,6 +10,12 @@ pub fn run(args: &[String]) -> i32 {
         .is_some_and(|m| crate::learn::treestrap::is_selfplay_method(m))
     {
         return run_selfplay(args);
+    }
+    if args
+        .first()
+        .is_some_and(|m| crate::learn::texel::is_texel(m))
+    {
+        return run_texel(args);
     }
     let a = match LearnArgs::try_parse(args, None) {
         Ok(a) => a,
@@ -60,6 +66,36 @@ fn run_selfplay(args: &[String]) -> i32 {
     match crate::games::learn_selfplay(&a, &mut out) {
         Ok(s) => {
             println!("{}", s.describe(a.variant.name()));
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+/// `kishi learn texel …`: regression on labelled positions (`crate::learn::texel`).
+fn run_texel(args: &[String]) -> i32 {
+    use crate::learn::texel::{help_text, TexelArgs};
+    let a = match TexelArgs::try_parse(args, None) {
+        Ok(a) => a,
+        Err(None) => {
+            print!("{}", help_text());
+            return 0;
+        }
+        Err(Some(text)) => {
+            eprint!("{text}");
+            if !text.ends_with('\n') {
+                eprintln!();
+            }
+            return 2;
+        }
+    };
+    let mut out = std::io::stdout();
+    match crate::games::learn_texel(&a, &mut out) {
+        Ok(s) => {
+            println!("{}", s.describe());
             0
         }
         Err(e) => {

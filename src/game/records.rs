@@ -47,6 +47,11 @@ impl RecordResult {
 /// clocks): filters by ply do not apply to them.
 pub const PLY_UNKNOWN: &str = "ply-unknown";
 
+/// Metadata key of a teacher's score of the record's start position, in centipawns-like
+/// evaluation units from the side to move there (an EPD entry's `ce`): the target of
+/// `learn texel`. The position's own label, so it belongs to the first position only.
+pub const TEACHER_SCORE: &str = "teacher-score";
+
 /// One game: start position, the moves played (all legal), the stated result, and metadata
 /// (tags, players, how the game ended) as ordered key/value pairs.
 #[derive(Debug, Clone)]

@@ -200,7 +200,10 @@ else its bm if that names one move; other entries are skipped as malformed). A D
 recursively; files in it of other kinds are ignored (and counted). Malformed records are skipped
 and reported with file and line.
 
-Weights and --l1 are per weight unit: 1/32 of Bonanza's unit in shogi, 1/32 centipawn in chess.";
+Weights and --l1 are per weight unit: 1/32 of Bonanza's unit in shogi, 1/32 centipawn in chess.
+
+Other learners, each with its own --help: learn texel (regression on positions labelled with a
+teacher's score or the game result), learn treestrap|rootstrap|tdleaf (self-play, no records).";
 
 /// Why the words after `learn` were not accepted.
 #[derive(Debug)]

@@ -25,6 +25,9 @@ pub struct Sample<G: Game> {
     /// The record's result from the side to move here (1 win, 0.5 draw, 0 loss); `None` when the
     /// record does not state one (`*`).
     pub result: Option<f64>,
+    /// A teacher's score of this position from its side to move (evaluation units), when the
+    /// record carries one for its start position (`records::TEACHER_SCORE`): `learn texel`'s target.
+    pub teacher: Option<i32>,
 }
 
 /// Where records come from and how they are filtered and split.
@@ -216,6 +219,18 @@ pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
                     (&mut ds.train, &mut seen_train)
                 };
                 let ply_known = rec.meta(crate::game::records::PLY_UNKNOWN).is_none();
+                let teacher = match rec.meta(crate::game::records::TEACHER_SCORE) {
+                    None => None,
+                    Some(t) => match t.parse::<i32>() {
+                        Ok(v) => Some(v),
+                        Err(_) => {
+                            return Err(format!(
+                                "{}: bad teacher score '{t}' in a record",
+                                path.display()
+                            ))
+                        }
+                    },
+                };
                 for (ply, (pos, mv)) in rec.positions().enumerate() {
                     // Plies counted from the game's start (a book line starts mid-game); a
                     // position of unknown move number is not skipped.
@@ -245,6 +260,7 @@ pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
                         ply: ply as u32,
                         plies: rec.moves.len() as u32,
                         result,
+                        teacher: if ply == 0 { teacher } else { None },
                     });
                 }
             }

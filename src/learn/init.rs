@@ -13,10 +13,24 @@ use std::path::Path;
 /// weight file of the feature set: expanded tables are folded back into their independent
 /// parameters, `FeatureSet::fold`); then `--keep-defaults` and `--material-init` if given.
 pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec<i32>, String> {
+    initial_params_from::<G, F>(
+        args.init.as_deref(),
+        args.keep_defaults.as_deref(),
+        args.material_init,
+    )
+}
+
+/// `initial_params` for the learners with arguments of their own (`learn texel`): `init` as
+/// `--init`, `keep_defaults` as `--keep-defaults`, `material_init` as `--material-init`.
+pub fn initial_params_from<G: Game, F: FeatureSet<G>>(
+    init: Option<&Path>,
+    keep_defaults: Option<&[String]>,
+    material_init: Option<i32>,
+) -> Result<Vec<i32>, String> {
     let n = F::num_params();
     let mut params = vec![0i32; n];
     let ranges = Learned::table_ranges::<G, F>();
-    match &args.init {
+    match init {
         None => {
             // Default tables stored expanded (none today) have no direct values: they start at 0.
             let defaults = F::default_tables();
@@ -39,7 +53,7 @@ pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec
             warn_if_saturated::<G, F>(path, &params);
         }
     }
-    if let Some(keep) = &args.keep_defaults {
+    if let Some(keep) = keep_defaults {
         // Only these tables keep their initial values; the rest start at zero (e.g. chess
         // "material-only" starting weights: --keep-defaults A).
         for (k, (name, a, b)) in ranges.iter().enumerate() {
@@ -52,7 +66,7 @@ pub fn initial_params<G: Game, F: FeatureSet<G>>(args: &LearnArgs) -> Result<Vec
             }
         }
     }
-    if let Some(v) = args.material_init {
+    if let Some(v) = material_init {
         if let Some((_, a, b)) = ranges.iter().find(|r| r.0 == "material") {
             params[*a..*b].fill(v);
         }

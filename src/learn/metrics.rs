@@ -22,7 +22,43 @@ struct TableStats {
 }
 
 /// The tables of a metrics line: a JSON object keyed by table name, in parameter order.
-struct TablesByName(Vec<(String, TableStats)>);
+pub(crate) struct TablesByName(Vec<(String, TableStats)>);
+
+/// Every table's non-zero count, L1 norm and whether it is learned, and the piece values (the
+/// `material` table; empty without one): the size columns of every learner's metrics line.
+pub(crate) fn table_summary<G: Game, F: FeatureSet<G>>(
+    params: &[i32],
+    learned: &Learned,
+) -> (TablesByName, Vec<i32>) {
+    let mut tables = Vec::new();
+    for (name, a, b) in Learned::table_ranges::<G, F>() {
+        let nonzero = params[a..b].iter().filter(|&&v| v != 0).count();
+        let l1: u64 = params[a..b].iter().map(|v| v.unsigned_abs() as u64).sum();
+        let learned = learned.tables.iter().any(|t| t.0 == name);
+        tables.push((
+            name,
+            TableStats {
+                nonzero,
+                l1,
+                learned,
+            },
+        ));
+    }
+    let piece_values = Learned::table_ranges::<G, F>()
+        .into_iter()
+        .find(|t| t.0 == "material")
+        .map(|(_, a, b)| params[a..b].to_vec())
+        .unwrap_or_default();
+    (TablesByName(tables), piece_values)
+}
+
+/// Seconds since 1970 (0 if the clock is before it), for metrics lines.
+pub(crate) fn unix_time() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
 
 impl Serialize for TablesByName {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -84,29 +120,8 @@ pub fn metrics_line<G: Game, F: FeatureSet<G>>(
     best: BestSoFar,
     secs: [f64; 3],
 ) -> String {
-    let mut tables = Vec::new();
-    for (name, a, b) in Learned::table_ranges::<G, F>() {
-        let nonzero = params[a..b].iter().filter(|&&v| v != 0).count();
-        let l1: u64 = params[a..b].iter().map(|v| v.unsigned_abs() as u64).sum();
-        let learned = learned.tables.iter().any(|t| t.0 == name);
-        tables.push((
-            name,
-            TableStats {
-                nonzero,
-                l1,
-                learned,
-            },
-        ));
-    }
-    let piece_values = Learned::table_ranges::<G, F>()
-        .into_iter()
-        .find(|t| t.0 == "material")
-        .map(|(_, a, b)| params[a..b].to_vec())
-        .unwrap_or_default();
-    let unix_time = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let (tables, piece_values) = table_summary::<G, F>(params, learned);
+    let unix_time = unix_time();
     json::line(&MetricsLine {
         iteration: iter,
         weights_measured: iter - 1,
@@ -136,7 +151,7 @@ pub fn metrics_line<G: Game, F: FeatureSet<G>>(
         ties: train.ties,
         inconsistent_leaves: train.inconsistent,
         piece_values,
-        tables: TablesByName(tables),
+        tables,
         seconds_step1: fixed6(secs[0]),
         seconds_steps23: fixed6(secs[1]),
         seconds_total: fixed6(secs[2]),

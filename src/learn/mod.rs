@@ -24,9 +24,11 @@ pub mod leaves;
 pub mod method;
 pub mod metrics;
 pub mod mmto;
+pub mod model;
 pub mod objective;
 pub mod run;
 pub mod step1;
+pub mod texel;
 pub mod treestrap;
 pub mod update;
 

@@ -1,6 +1,7 @@
 //! EPD lines (test suites): `<4 FEN fields> [<halfmove> <fullmove>] op args; op args; ...`, and the
 //! perft form `<FEN> ;D1 20 ;D2 400 ;id "x"`. Understood operations: `bm`, `am` and `sm` (SAN
-//! moves, checked legal), `id`, `Dn` (perft counts); every operation is also kept as text in `ops`.
+//! moves, checked legal), `id`, `Dn` (perft counts), `ce` (an evaluation, e.g. a teacher's) and a
+//! result in `c9` (as Texel-tuning sets write it); every operation is also kept as text in `ops`.
 //! `EpdRecords` reads the entries as one-move game records (the learner's input).
 
 use crate::chess::records::pgn::parse_san;
@@ -22,6 +23,10 @@ pub struct EpdEntry {
     pub perft: Vec<(u32, u64)>,
     /// Every operation as (opcode, operand text), in order.
     pub ops: Vec<(String, String)>,
+    /// The centipawn evaluation (`ce`) from the side to move, e.g. a teacher engine's score.
+    pub ce: Option<i32>,
+    /// The game result (`c9 "1-0"` etc., the field Texel-tuning sets use), when `c9` holds one.
+    pub result: Option<crate::game::records::RecordResult>,
     /// Whether the move number is known: the clocks followed the position fields, or an `fmvn`
     /// operation gave it. Without it the position says move 1.
     pub move_number_known: bool,
@@ -86,6 +91,8 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
         id: None,
         perft: Vec::new(),
         ops: Vec::new(),
+        ce: None,
+        result: None,
         move_number_known: n_fields == 6,
     };
     let (mut hmvc, mut fmvn) = (None, None);
@@ -113,6 +120,19 @@ pub fn parse_epd(line: &str) -> Result<EpdEntry, RulesError> {
                 entry.sm = Some(mv);
             }
             "id" => entry.id = Some(args.trim_matches('"').to_string()),
+            "ce" => {
+                let v = args
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= 32_000)
+                    .ok_or_else(|| err(format!("ce: bad centipawn value '{args}'")))?;
+                entry.ce = Some(v);
+            }
+            // c9 is a free comment in the standard (STS keeps scores in it): only a result
+            // text is read as the game's result, anything else stays an ordinary comment.
+            "c9" => {
+                entry.result = crate::game::records::RecordResult::from_text(args.trim_matches('"'))
+            }
             "hmvc" | "fmvn" if n_fields == 4 => {
                 let v = args
                     .parse::<u32>()
@@ -241,6 +261,12 @@ impl<R: BufRead> Iterator for EpdRecords<R> {
         };
         let mut record = Record::new(entry.pos);
         record.moves.push(mv);
+        record.result = entry.result;
+        if let Some(ce) = entry.ce {
+            record
+                .meta
+                .push((crate::game::records::TEACHER_SCORE.into(), ce.to_string()));
+        }
         if let Some(id) = entry.id {
             record.meta.push(("id".into(), id));
         }

@@ -4,10 +4,10 @@
 //! search value, and TD-Leaf(λ) moves the principal leaves towards the next search's value through
 //! an eligibility trace.
 
-use super::model::{local_features, LocalFeatures, Model};
 use crate::eval::FeatureSet;
 use crate::game::{Game, MATE_BOUND};
 use crate::learn::learned::Learned;
+use crate::learn::model::{local_features, LocalFeatures, Model};
 use crate::search::learner::{TrainingResult, TrainingSearch};
 
 /// What the backups of a game did (summed into the metrics).
@@ -217,7 +217,7 @@ impl TdLeaf {
             let step = k * self.trace[li];
             model.theta[li] += step;
             delta[li] += step;
-            model.params[learned.global(li)] = super::model::quantise(model.theta[li]);
+            model.params[learned.global(li)] = crate::learn::model::quantise(model.theta[li]);
         }
     }
 

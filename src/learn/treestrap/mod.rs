@@ -5,13 +5,12 @@
 //! (`search::learner::TrainingSearch`), and the linear heuristic moved towards what the search
 //! established, through the gradient of the feature set's linear evaluation.
 //!
-//! One concern per file: `args` (the command line), `openings` (the opening set), `model` (float
-//! weights, H(s), quantisation), `backup` (the three update rules), `selfplay` (one game) and
-//! `run` (batches, threads, metrics, checkpoints and resume).
+//! One concern per file: `args` (the command line), `openings` (the opening set), `backup` (the
+//! three update rules), `selfplay` (one game) and `run` (batches, threads, metrics, checkpoints
+//! and resume); the float weights are the shared `learn::model`.
 
 pub mod args;
 pub mod backup;
-pub mod model;
 pub mod openings;
 pub mod run;
 pub mod selfplay;

@@ -9,13 +9,13 @@
 
 use super::args::SelfPlayArgs;
 use super::backup::BackupStats;
-use super::model::Model;
 use super::openings;
 use super::selfplay::{self, GameOut};
 use crate::eval::FeatureSet;
 use crate::game::{Game, GameHistory};
 use crate::learn::checkpoint::{BestSoFar, Checkpoint};
 use crate::learn::learned::Learned;
+use crate::learn::model::Model;
 use crate::learn::run::{append_line, truncate_lines};
 use crate::search::learner::TrainingSearch;
 use crate::util::json::{self, fixed6, Num};

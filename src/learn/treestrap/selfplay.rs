@@ -7,11 +7,11 @@
 
 use super::args::{SelfPlayArgs, Variant};
 use super::backup::{target, Backup, BackupStats, TdLeaf};
-use super::model::Model;
 use crate::eval::rng::SplitMix64;
 use crate::eval::{FeatureSet, LinearEval};
 use crate::game::{Game, GameHistory, Outcome, RuleOptions, Side};
 use crate::learn::learned::Learned;
+use crate::learn::model::Model;
 use crate::search::learner::TrainingSearch;
 use std::sync::Arc;
 

@@ -85,6 +85,12 @@ impl<F: Flavour> Controller<F> {
         {
             return self.learn_selfplay(args);
         }
+        if args
+            .first()
+            .is_some_and(|m| crate::learn::texel::is_texel(m))
+        {
+            return self.learn_texel(args);
+        }
         let a = match LearnArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
             Ok(a) => a,
             Err(ArgsError::Help) => {
@@ -132,6 +138,33 @@ impl<F: Flavour> Controller<F> {
         };
         let summary = crate::games::learn_selfplay(&a, &mut sink)?;
         self.out.info_string(&summary.describe(a.variant.name()));
+        Ok(())
+    }
+
+    /// `learn texel …` at the console (regression on labelled positions).
+    fn learn_texel(&mut self, args: &[String]) -> Result<(), String> {
+        use crate::learn::texel::{help_text, TexelArgs};
+        let a = match TexelArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
+            Ok(a) => a,
+            Err(None) => {
+                let lines: Vec<String> = help_text()
+                    .lines()
+                    .map(|l| format!("info string {l}").trim_end().to_string())
+                    .collect();
+                self.out.lines(&lines);
+                return Ok(());
+            }
+            Err(Some(text)) => {
+                let first = text.lines().next().unwrap_or("").trim();
+                return Err(first.strip_prefix("error: ").unwrap_or(first).to_string());
+            }
+        };
+        let mut sink = LineSink {
+            out: self.out.clone(),
+            buf: Vec::new(),
+        };
+        let summary = crate::games::learn_texel(&a, &mut sink)?;
+        self.out.info_string(&summary.describe());
         Ok(())
     }
 

@@ -1,5 +1,6 @@
 //! The linear heuristic H_θ(s) = φ(s)ᵀθ / scale in floating point over the learned tables, and
-//! its quantisation into the integer parameters the play search evaluates with.
+//! its quantisation into the integer parameters the play search evaluates with: the weights of
+//! the learners that step in floating point (TreeStrap and its baselines, `learn texel`).
 //!
 //! Units: θ is in the feature set's weight units (chess 1/32 cp, shogi 1/32 of Bonanza's unit),
 //! H in evaluation units. A step of rate η moves a weight by η·δ·count·scale, i.e. η·scale² times
@@ -45,6 +46,31 @@ impl Model {
             theta,
             params,
             scale: F::SCALE,
+        }
+    }
+
+    /// The model of float weights over a base parameter vector: the tables not learned keep the
+    /// base's values (`learn texel` starts from a whole weight file).
+    pub fn over_base<G: Game, F: FeatureSet<G>>(
+        learned: &Learned,
+        base: &[i32],
+        theta: Vec<f64>,
+    ) -> Self {
+        let mut params = base.to_vec();
+        for (l, &t) in theta.iter().enumerate() {
+            params[learned.global(l)] = quantise(t);
+        }
+        Model {
+            theta,
+            params,
+            scale: F::SCALE,
+        }
+    }
+
+    /// Rounds the float weights into `params` again (after a step that moved many weights).
+    pub fn requantise(&mut self, learned: &Learned) {
+        for (l, &t) in self.theta.iter().enumerate() {
+            self.params[learned.global(l)] = quantise(t);
         }
     }
 

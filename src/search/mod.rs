@@ -119,6 +119,11 @@ pub struct SearchParams {
     /// shogi 0.1 s/move A/B matches it did not gain (docs/mate.md §5); the USI option `Mate1Ply`
     /// turns it on. Always off for the learner, whose leaf scores must be static evaluations.
     pub mate_in_one: bool,
+    /// Reuse the static evaluation a transposition-table entry stores for its position instead
+    /// of computing it again (the chess positional terms are a third of a search's time; a
+    /// table hit at a node that does not cut skipped none of it). Off for the learners: their
+    /// weights change between searches, and a stored value would be the old weights'.
+    pub tt_eval: bool,
     /// `tune` builds: values of the game's search parameters set through options (`None`: the
     /// game's defaults, `Game::SEARCH_PARAMS`).
     #[cfg(feature = "tune")]
@@ -140,6 +145,7 @@ impl Default for SearchParams {
             iir: true,
             singular: true,
             mate_in_one: false,
+            tt_eval: true,
             #[cfg(feature = "tune")]
             tuned: None,
         }
@@ -174,6 +180,7 @@ impl SearchParams {
             iir: false,
             singular: false,
             mate_in_one: false,
+            tt_eval: false,
             #[cfg(feature = "tune")]
             tuned: None,
         }
@@ -311,9 +318,12 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
         }
     }
 
+    /// Switches the evaluation and clears the hash: its entries hold the old evaluation's
+    /// static values, which the search reuses (`SearchParams::tt_eval`).
     pub fn set_eval(&mut self, eval: E) {
         self.wait();
         self.eval = eval;
+        self.clear_hash();
     }
 
     pub fn eval(&self) -> &E {

@@ -12,7 +12,7 @@ mod pruning;
 mod qsearch;
 
 use super::ordering::{self, OrderingTables};
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
@@ -405,6 +405,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     fn evaluate(&self, ply: usize) -> i32 {
         let v = self.eval.evaluate(&self.positions[ply], &self.accs[ply]);
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// The static evaluation at `ply`, taken from the position's table entry when it holds one
+    /// (`SearchParams::tt_eval`). Entries of positions in check and of mates found by the
+    /// mate-in-one test store values outside the evaluation's range, and are not used.
+    fn evaluate_or_tt(&self, ply: usize, tte: Option<TtEntry>) -> i32 {
+        match tte {
+            Some(e) if self.params.tt_eval && e.eval.abs() < MATE_BOUND => e.eval,
+            _ => self.evaluate(ply),
+        }
     }
 
     /// Iterative deepening with aspiration windows. `report` is called by the main thread (id 0)

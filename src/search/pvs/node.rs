@@ -93,7 +93,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let eval = if in_check {
             -INFINITE
         } else {
-            self.evaluate(ply)
+            self.evaluate_or_tt(ply, tte)
         };
         self.static_eval[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];

@@ -27,8 +27,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let pv_node = beta - alpha > 1;
         let key = self.positions[ply].key();
         let mut tt_move = 0;
+        let mut tte = None;
         if self.params.use_tt {
-            if let Some(e) = self.shared.tt.probe(key) {
+            tte = self.shared.tt.probe(key);
+            if let Some(e) = tte {
                 tt_move = e.mv;
                 let s = score_from_tt(e.score, ply);
                 if !pv_node
@@ -48,7 +50,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             best = -INFINITE;
             stand = -INFINITE;
         } else {
-            stand = self.evaluate(ply);
+            stand = self.evaluate_or_tt(ply, tte);
             if stand >= beta {
                 return stand;
             }

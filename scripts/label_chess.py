@@ -16,7 +16,8 @@ Subcommands:
              python3 scripts/label_chess.py run --dir /work/labels/chess-sf3k --nodes 3000 \\
                  --workers 2 --rate 0.35
          Kill it at any time and run the same command again: each worker goes on after its last
-         finished game (a half-written game's lines are cut off).
+         finished game (a half-written game's lines are cut off). --games FILE and --teacher
+         ENGINE (any UCI engine; default Debian's Stockfish) replace the defaults.
   pack   merge a run directory into learner files (EPD, xz, each below --max-mb), deduplicated,
          every --test-every'th game held out into <out>-test.epd.xz:
              python3 scripts/label_chess.py pack --dir /work/labels/chess-sf3k \\
@@ -150,6 +151,16 @@ class Teacher:
             self.p.kill()
 
 
+def teacher_id(path: str) -> str:
+    """The teacher's first line after `uci` (its name and version), recorded in run.json."""
+    try:
+        out = subprocess.run([path], input="uci\nquit\n", capture_output=True, text=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SystemExit(f"{path}: cannot start the teacher ({e})")
+    return out.split("\n")[0].strip()
+
+
 def board_key(b: chess.Board) -> str:
     return " ".join(b.fen().split()[:4])
 
@@ -215,12 +226,12 @@ def worker(w: int, args, counter, shared_keys):
     lab_path = os.path.join(args.dir, f"labels-w{w}.epd")
     cut_labels(lab_path, nlines)
     seen = set(shared_keys)
-    teacher = Teacher(STOCKFISH, args.nodes, args.move_timeout)
+    teacher = Teacher(args.teacher, args.nodes, args.move_timeout)
     failures = 0
     lab = open(lab_path, "a")
     games = open(os.path.join(args.dir, f"games-w{w}.tsv"), "a")
     try:
-        for gi, line in read_games(GAMES, args.max_games):
+        for gi, line in read_games(args.games, args.max_games):
             if gi % args.workers != w or gi in done:
                 continue
             result, fen, moves = parse_game(line)
@@ -275,9 +286,8 @@ def label_game(teacher, fen, moves, picks, result, gi, seen):
 def cmd_run(args):
     os.makedirs(args.dir, exist_ok=True)
     settings = {"nodes": args.nodes, "rate": args.rate, "skip_plies": args.skip_plies,
-                "seed": args.seed, "games_file": os.path.basename(GAMES),
-                "teacher": subprocess.run([STOCKFISH], input="uci\nquit\n", capture_output=True,
-                                          text=True).stdout.split("\n")[0].strip()}
+                "seed": args.seed, "games_file": os.path.basename(args.games),
+                "teacher": teacher_id(args.teacher)}
     rj = os.path.join(args.dir, "run.json")
     if os.path.exists(rj):
         old = json.load(open(rj))
@@ -307,21 +317,30 @@ def cmd_run(args):
 
 
 def cmd_pack(args):
-    rows = []
+    rows, games = [], 0
     for name in sorted(os.listdir(args.dir)):
         if name.startswith("labels-w") and name.endswith(".epd"):
+            w = int(name[len("labels-w"):-len(".epd")])
+            done, keep = finished_games(args.dir, w)
+            games += len(done)
+            # Only the labels of finished games (a killed run may have written part of one).
             with open(os.path.join(args.dir, name)) as f:
-                rows.extend(r for r in f if r.strip())
+                rows.extend(r for _, r in zip(range(keep), f))
 
     def game_of(r):
         i = r.index('id "g') + 5
         return int(r[i:r.index("p", i)])
 
     rows.sort(key=lambda r: (game_of(r), r))
-    seen, train, test = set(), [], []
+    seen, train, test, clock_over = set(), [], [], 0
     for r in rows:
         k = " ".join(r.split()[:4])
         if k in seen:
+            continue
+        if int(r.split()[4]) > 100:
+            # Past the fifty-move rule's claim (a game played on unclaimed): a FEN reader may
+            # refuse the clock (kishi's does), and the score of a claimable draw says little.
+            clock_over += 1
             continue
         seen.add(k)
         (test if args.test_every and game_of(r) % args.test_every == args.test_every - 1 else train).append(r)
@@ -349,6 +368,8 @@ def cmd_pack(args):
             f.writelines(test)
         os.replace(path + ".tmp", path)
         written.append((path, len(test)))
+    print(f"{games} finished games, {len(rows)} labels, {len(seen)} distinct positions "
+          f"({clock_over} left out: halfmove clock over 100): {len(train)} training, {len(test)} test")
     for path, n in written:
         size = os.path.getsize(path)
         print(f"{path}: {n} labels, {size / 1e6:.1f} MB")
@@ -368,6 +389,8 @@ def main():
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--max-games", type=int, default=10**9, help="use the first N games of the file")
     r.add_argument("--move-timeout", type=float, default=30.0)
+    r.add_argument("--games", default=GAMES, help="game file (.txt.xz, the shared data's format)")
+    r.add_argument("--teacher", default=STOCKFISH, help="UCI engine of the labels")
     p = sub.add_parser("pack")
     p.add_argument("--dir", required=True)
     p.add_argument("--out", required=True)
@@ -375,8 +398,10 @@ def main():
     p.add_argument("--max-mb", type=float, default=45.0)
     args = ap.parse_args()
     if args.cmd == "run":
-        if not os.path.exists(GAMES):
-            raise SystemExit(f"{GAMES}: not found (the shared data folder must sit beside the repository)")
+        if not os.path.exists(args.games):
+            raise SystemExit(f"{args.games}: not found (the shared data folder must sit beside the repository)")
+        if not os.access(args.teacher, os.X_OK):
+            raise SystemExit(f"{args.teacher}: no such engine (apt-get install stockfish)")
         cmd_run(args)
     else:
         cmd_pack(args)

@@ -19,6 +19,10 @@ axes, e.g. to compare MMTO with a CT baseline.  The PNG has four panels:
     horse, dragon; chess: middlegame P N B R Q then endgame P N B R Q);
   * L1 norm of every learned table (log scale).
 
+Runs of `learn texel` (regression on a teacher's scores) have no J and no
+move agreement: their first two panels show the cross-entropy loss (train
+solid, test dashed) and the RMS difference from the teacher's score instead.
+
 With one run, colours tell the series apart; with several runs, colours tell
 the runs apart in the first, second and fourth panels, and line styles tell
 the runs apart in the piece-value panel (colour = piece).
@@ -113,6 +117,11 @@ def series(recs: Sequence[dict], key: str, scale: float = 1.0) -> List[float]:
     return [num(r, key) * scale for r in recs]
 
 
+def is_regression(recs: Sequence[dict]) -> bool:
+    """A `learn texel` run: a loss against a teacher, no objective J."""
+    return any("test_loss" in r for r in recs) and not any("J" in r for r in recs)
+
+
 def piece_matrix(recs: Sequence[dict], path: str) -> List[List[float]]:
     """piece_values per record, padded with NaN to the longest length seen."""
     rows: List[List[float]] = []
@@ -187,18 +196,28 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
     ax_obj, ax_agr, ax_pv, ax_tab = axes[0][0], axes[0][1], axes[1][0], axes[1][1]
 
     any_table = False
+    texel_runs = 0
     for k, ((run, recs), label) in enumerate(zip(data, labels)):
         path = metrics_path(run)
         it = [int(r["iteration"]) for r in recs]
         pre = f"{label}: " if multi else ""
         c1, c2 = (run_colors[k], run_colors[k]) if multi else ("C0", "C1")
-        ax_obj.plot(it, series(recs, "J"), "-", color=c1, marker=".", label=f"{pre}J")
-        ax_obj.plot(it, series(recs, "total"), "--", color=c2, marker=".", label=f"{pre}total")
-        suffix = "_strict" if strict else ""
-        ax_agr.plot(it, series(recs, "agreement_train" + suffix, 100.0), "-", color=c1, marker=".",
-                    label=f"{pre}train")
-        ax_agr.plot(it, series(recs, "agreement_test" + suffix, 100.0), "--", color=c2, marker=".",
-                    label=f"{pre}test")
+        if is_regression(recs):
+            texel_runs += 1
+            ax_obj.plot(it, series(recs, "train_loss"), "-", color=c1, marker=".", label=f"{pre}train")
+            ax_obj.plot(it, series(recs, "test_loss"), "--", color=c2, marker=".", label=f"{pre}test")
+            ax_agr.plot(it, series(recs, "train_rms_teacher"), "-", color=c1, marker=".",
+                        label=f"{pre}train")
+            ax_agr.plot(it, series(recs, "test_rms_teacher"), "--", color=c2, marker=".",
+                        label=f"{pre}test")
+        else:
+            ax_obj.plot(it, series(recs, "J"), "-", color=c1, marker=".", label=f"{pre}J")
+            ax_obj.plot(it, series(recs, "total"), "--", color=c2, marker=".", label=f"{pre}total")
+            suffix = "_strict" if strict else ""
+            ax_agr.plot(it, series(recs, "agreement_train" + suffix, 100.0), "-", color=c1, marker=".",
+                        label=f"{pre}train")
+            ax_agr.plot(it, series(recs, "agreement_test" + suffix, 100.0), "--", color=c2, marker=".",
+                        label=f"{pre}test")
 
         pm = piece_matrix(recs, path)
         npieces = len(pm[0]) if pm else 0
@@ -219,10 +238,19 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
             ax_tab.plot(it, [v if v > 0 else float("nan") for v in vals], ls, color=col, marker=".",
                         label=f"{pre}{name}")
 
-    ax_obj.set_title("objective")
-    ax_obj.set_ylabel("J (solid), total (dashed)")
-    ax_agr.set_title("move agreement, ties as misses" if strict else "move agreement, ties excluded")
-    ax_agr.set_ylabel("%")
+    if texel_runs == len(data):
+        ax_obj.set_title("cross-entropy loss against the teacher")
+        ax_obj.set_ylabel("loss: train (solid), test (dashed)")
+        ax_agr.set_title("RMS difference from the teacher's score")
+        ax_agr.set_ylabel("evaluation units")
+    else:
+        if texel_runs:
+            warn("regression (texel) runs and move-agreement runs in one plot: "
+                 "the first two panels mix loss with J and RMS with agreement")
+        ax_obj.set_title("objective")
+        ax_obj.set_ylabel("J (solid), total (dashed)")
+        ax_agr.set_title("move agreement, ties as misses" if strict else "move agreement, ties excluded")
+        ax_agr.set_ylabel("%")
     ax_pv.set_title("piece values")
     ax_pv.set_ylabel("value")
     ax_tab.set_title("learned tables: L1 norm")

@@ -459,14 +459,14 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         ]
     }
 
-    /// `chess-ext.kwt` (the learned `chess-obj-j2.kwt` plus the hand-set extended terms, +116
-    /// Elo over it at 0.1 s per move) with its positional and extended tables learned on the
-    /// win-probability objective: +34 [+12, +57] over `chess-ext.kwt` at 10,000 nodes (600
-    /// games; eval_weights/README.md); made by scripts/train_shipped.sh.
+    /// `chess-texel.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to Stockfish
+    /// 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md): +69 [+27, +113]
+    /// over `chess-ext-j2.kwt` at 5,000 nodes (200 games; docs/learning/texel.md); made by
+    /// scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-ext-j2.kwt",
-            include_bytes!("../../eval_weights/chess-ext-j2.kwt"),
+            "chess-texel.kwt",
+            include_bytes!("../../eval_weights/chess-texel.kwt"),
         ))
     }
 

@@ -136,3 +136,36 @@ def test_strict_plots_agreement_with_ties_as_misses(tmp_path, monkeypatch):
     assert test_series[1] == pytest.approx([100 * r["agreement_test"] / 4 for r in recs])
     assert "ties as misses" in agreement[1].get_title()
     assert "ties excluded" in agreement[0].get_title()
+
+
+def test_texel_runs_plot_loss_and_rms_against_the_teacher(tmp_path, monkeypatch):
+    """`learn texel` metrics (no J, no agreement) fill the first two panels with the loss and the
+    RMS difference from the teacher, not with empty axes."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    d = tmp_path / "texel"
+    d.mkdir()
+    recs = [{"iteration": i, "train_loss": 0.65 - 0.001 * i, "test_loss": 0.66 - 0.001 * i,
+             "train_rms_teacher": 150.0 - i, "test_rms_teacher": 155.0 - i,
+             "piece_values": [100 * (j + 1) for j in range(10)],
+             "tables": {"material": {"nonzero": 10, "l1": 5000 + i, "learned": True}}}
+            for i in range(4)]
+    with open(d / "metrics.jsonl", "w") as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\n")
+    saved = []
+    orig = Figure.savefig
+
+    def capture(self, *a, **k):
+        saved.append(self)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    out = str(tmp_path / "texel.png")
+    load_module().plot([str(d)], ["texel"], out, "chess", None)
+    assert_png(out)
+    loss, rms = saved[0].axes[0], saved[0].axes[1]
+    assert list(loss.lines[1].get_ydata()) == pytest.approx([r["test_loss"] for r in recs])
+    assert list(rms.lines[0].get_ydata()) == pytest.approx([r["train_rms_teacher"] for r in recs])
+    assert "loss" in loss.get_title() and "teacher" in rms.get_title()

@@ -130,7 +130,9 @@ fn default_evaluation_is_sensible() {
     let d = <ChessPos as kishi::eval::GameEval>::default_eval();
     let start = ChessPos::startpos();
     let e = d.evaluate_scratch(&start);
-    assert!((0..=30).contains(&e), "start position {e}");
+    // White's first-move advantage: a few tens of centipawns (the built-in file, fitted to
+    // Stockfish's scores x1.5, gives about 35), never a piece.
+    assert!((0..=60).contains(&e), "start position {e}");
     // A queen up is worth about a queen.
     let up = ChessPos::from_text("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
         .expect("fen");

@@ -88,12 +88,20 @@ fn default_is_the_shipped_file<G: Game, F: FeatureSet<G>>() {
     assert!(w.source().contains(name));
     assert!(handset_weights::<G, F>().image() != file.as_slice());
     let prov = w.provenance();
-    for key in ["command", "agreement_test", "elo"] {
+    for key in ["command", "elo"] {
         assert!(
             prov.contains(&format!("\"{key}\":")),
             "{name}: no {key} in {prov}"
         );
     }
+    // The held-out measure of its learner: move agreement (MMTO, CT) or the loss against the
+    // teacher's scores (texel).
+    assert!(
+        ["agreement_test", "test_loss"]
+            .iter()
+            .any(|key| prov.contains(&format!("\"{key}\":"))),
+        "{name}: no held-out measure in {prov}"
+    );
 }
 
 #[test]

@@ -45,13 +45,17 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-/// `kishi learn treestrap|rootstrap|tdleaf …`: self-play learning (`crate::learn::treestrap`).
-fn run_selfplay(args: &[String]) -> i32 {
-    use crate::learn::treestrap::{help_text, SelfPlayArgs};
-    let a = match SelfPlayArgs::try_parse(args, None) {
+/// Runs a parsed learner: its help (exit 0), its usage error (exit 2), or the run, whose
+/// summary line goes to stdout (exit 0) or whose error to stderr (exit 2).
+fn run_parsed<A>(
+    parsed: Result<A, Option<String>>,
+    help: &str,
+    learn: impl FnOnce(&A, &mut std::io::Stdout) -> Result<String, String>,
+) -> i32 {
+    let a = match parsed {
         Ok(a) => a,
         Err(None) => {
-            print!("{}", help_text());
+            print!("{help}");
             return 0;
         }
         Err(Some(text)) => {
@@ -62,10 +66,9 @@ fn run_selfplay(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut out = std::io::stdout();
-    match crate::games::learn_selfplay(&a, &mut out) {
-        Ok(s) => {
-            println!("{}", s.describe(a.variant.name()));
+    match learn(&a, &mut std::io::stdout()) {
+        Ok(summary) => {
+            println!("{summary}");
             0
         }
         Err(e) => {
@@ -75,32 +78,20 @@ fn run_selfplay(args: &[String]) -> i32 {
     }
 }
 
+/// `kishi learn treestrap|rootstrap|tdleaf …`: self-play learning (`crate::learn::treestrap`).
+fn run_selfplay(args: &[String]) -> i32 {
+    use crate::learn::treestrap::{help_text, SelfPlayArgs};
+    run_parsed(
+        SelfPlayArgs::try_parse(args, None),
+        &help_text(),
+        |a, out| crate::games::learn_selfplay(a, out).map(|s| s.describe(a.variant.name())),
+    )
+}
+
 /// `kishi learn texel …`: regression on labelled positions (`crate::learn::texel`).
 fn run_texel(args: &[String]) -> i32 {
     use crate::learn::texel::{help_text, TexelArgs};
-    let a = match TexelArgs::try_parse(args, None) {
-        Ok(a) => a,
-        Err(None) => {
-            print!("{}", help_text());
-            return 0;
-        }
-        Err(Some(text)) => {
-            eprint!("{text}");
-            if !text.ends_with('\n') {
-                eprintln!();
-            }
-            return 2;
-        }
-    };
-    let mut out = std::io::stdout();
-    match crate::games::learn_texel(&a, &mut out) {
-        Ok(s) => {
-            println!("{}", s.describe());
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            2
-        }
-    }
+    run_parsed(TexelArgs::try_parse(args, None), &help_text(), |a, out| {
+        crate::games::learn_texel(a, out).map(|s| s.describe())
+    })
 }

@@ -114,13 +114,18 @@ impl<F: Flavour> Controller<F> {
         Ok(())
     }
 
-    /// `learn treestrap|rootstrap|tdleaf …` at the console (self-play: no records).
-    fn learn_selfplay(&mut self, args: &[String]) -> Result<(), String> {
-        use crate::learn::treestrap::{help_text, SelfPlayArgs};
-        let a = match SelfPlayArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
+    /// Runs a parsed learner at the console: its help as `info string` lines, the first line
+    /// of a usage error as the error, or the run with its progress lines and summary.
+    fn run_learner<A>(
+        &mut self,
+        parsed: Result<A, Option<String>>,
+        help: &str,
+        learn: impl FnOnce(&A, &mut LineSink) -> Result<String, String>,
+    ) -> Result<(), String> {
+        let a = match parsed {
             Ok(a) => a,
             Err(None) => {
-                let lines: Vec<String> = help_text()
+                let lines: Vec<String> = help
                     .lines()
                     .map(|l| format!("info string {l}").trim_end().to_string())
                     .collect();
@@ -136,36 +141,27 @@ impl<F: Flavour> Controller<F> {
             out: self.out.clone(),
             buf: Vec::new(),
         };
-        let summary = crate::games::learn_selfplay(&a, &mut sink)?;
-        self.out.info_string(&summary.describe(a.variant.name()));
+        let summary = learn(&a, &mut sink)?;
+        self.out.info_string(&summary);
         Ok(())
+    }
+
+    /// `learn treestrap|rootstrap|tdleaf …` at the console (self-play: no records).
+    fn learn_selfplay(&mut self, args: &[String]) -> Result<(), String> {
+        use crate::learn::treestrap::{help_text, SelfPlayArgs};
+        let parsed = SelfPlayArgs::try_parse(args, Some(<F::G as Game>::NAME));
+        self.run_learner(parsed, &help_text(), |a, sink| {
+            crate::games::learn_selfplay(a, sink).map(|s| s.describe(a.variant.name()))
+        })
     }
 
     /// `learn texel …` at the console (regression on labelled positions).
     fn learn_texel(&mut self, args: &[String]) -> Result<(), String> {
         use crate::learn::texel::{help_text, TexelArgs};
-        let a = match TexelArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
-            Ok(a) => a,
-            Err(None) => {
-                let lines: Vec<String> = help_text()
-                    .lines()
-                    .map(|l| format!("info string {l}").trim_end().to_string())
-                    .collect();
-                self.out.lines(&lines);
-                return Ok(());
-            }
-            Err(Some(text)) => {
-                let first = text.lines().next().unwrap_or("").trim();
-                return Err(first.strip_prefix("error: ").unwrap_or(first).to_string());
-            }
-        };
-        let mut sink = LineSink {
-            out: self.out.clone(),
-            buf: Vec::new(),
-        };
-        let summary = crate::games::learn_texel(&a, &mut sink)?;
-        self.out.info_string(&summary.describe());
-        Ok(())
+        let parsed = TexelArgs::try_parse(args, Some(<F::G as Game>::NAME));
+        self.run_learner(parsed, &help_text(), |a, sink| {
+            crate::games::learn_texel(a, sink).map(|s| s.describe())
+        })
     }
 
     pub(super) fn bench(&mut self, depth: Option<u32>) -> Result<(), String> {

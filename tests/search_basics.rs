@@ -205,3 +205,30 @@ fn null_move_positions_only_allow_legal_replies() {
     }
     assert!(checked > 10_000);
 }
+
+/// `go nodes N` with one thread searches N nodes, not N rounded up to the counter's batch of
+/// 1,024 (a limit of 700 searched 1,024 nodes, one of 5,000 searched 5,120); a limit too small
+/// for the first iteration still finishes that iteration (a move and a score), and no more.
+#[test]
+fn a_node_limit_stops_at_the_limit() {
+    let h = chess("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let run = |limit: u64| {
+        let mut engine: Engine<ChessPos, MaterialEval> = Engine::new(MaterialEval, 1, 16);
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        engine.search_sync(&h, &limits, Box::new(|_| {}))
+    };
+    for limit in [700u64, 5000] {
+        let r = run(limit);
+        assert_eq!(r.nodes, limit, "limit {limit}");
+        assert!(r.best.is_some() && r.depth >= 2, "limit {limit}: {r:?}");
+    }
+    let depth1 = search(&h, 1, 1);
+    let tiny = run(1);
+    assert_eq!(tiny.depth, 1, "{tiny:?}");
+    assert_eq!((tiny.best, tiny.score), (depth1.best, depth1.score));
+    // The first iteration's nodes and at most one more (the check after it stops the next).
+    assert!(tiny.nodes <= depth1.nodes + 1, "{} > {} + 1", tiny.nodes, depth1.nodes);
+}

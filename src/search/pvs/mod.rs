@@ -88,6 +88,8 @@ pub struct IterationResult<M> {
 }
 
 const NO_PREV: usize = usize::MAX;
+/// Nodes a searcher counts before it adds them to the shared counter and checks the limits.
+const PUBLISH_BATCH: u64 = 1024;
 const STACK: usize = MAX_PLY + 8;
 
 /// The per-thread searcher. `positions[ply]` is the position at `ply` from the root.
@@ -116,6 +118,13 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     base: usize,
     reversible_before_root: u32,
     local_nodes: u64,
+    /// Nodes counted here but not yet added to the shared counter, and how many to gather before
+    /// the next addition (and the limit and clock checks that go with it).
+    unpublished: u64,
+    publish_every: u64,
+    /// Whether an iteration has finished: the node limit stops nothing before, so that a tiny
+    /// `go nodes` still answers with a searched move and a score.
+    iteration_done: bool,
     pub seldepth: usize,
     root_depth: i32,
     /// Score of a draw for the root side (contempt); negated for the other side.
@@ -150,6 +159,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             base: 0,
             reversible_before_root: 0,
             local_nodes: 0,
+            unpublished: 0,
+            publish_every: PUBLISH_BATCH,
+            iteration_done: false,
             seldepth: 0,
             root_depth: 0,
             draw_value: 0,
@@ -210,6 +222,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let eval = self.eval;
         eval.refresh(&self.positions[0], &mut self.accs[0]);
         self.local_nodes = 0;
+        self.unpublished = 0;
+        self.iteration_done = false;
+        self.publish_every = self.next_batch(self.shared.nodes.load(Ordering::Relaxed));
     }
 
     pub fn root(&self) -> &G {
@@ -231,11 +246,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     #[inline]
     fn count_node(&mut self) {
         self.local_nodes += 1;
-        if self.local_nodes & 1023 == 0 {
-            let total = self.shared.nodes.fetch_add(1024, Ordering::Relaxed) + 1024;
-            if total >= self.shared.node_limit.load(Ordering::Relaxed) {
+        self.unpublished += 1;
+        if self.unpublished >= self.publish_every {
+            let n = std::mem::take(&mut self.unpublished);
+            let total = self.shared.nodes.fetch_add(n, Ordering::Relaxed) + n;
+            if total >= self.shared.node_limit.load(Ordering::Relaxed) && self.iteration_done {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
+            self.publish_every = self.next_batch(total);
             if self.id == 0
                 && !self.shared.pondering.load(Ordering::Relaxed)
                 && !self.shared.infinite.load(Ordering::Relaxed)
@@ -246,11 +264,23 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
     }
 
+    /// Nodes to count before the next addition to the shared counter, `total` nodes in: a batch
+    /// (the shared atomic and the clock are too dear for every node), but no more than the node
+    /// limit leaves, so that `go nodes N` stops at N with one thread (with whole batches a limit
+    /// below 1,024 searched 1,024 nodes, and 5,000 searched 5,120).
+    fn next_batch(&self, total: u64) -> u64 {
+        let left = self
+            .shared
+            .node_limit
+            .load(Ordering::Relaxed)
+            .saturating_sub(total);
+        left.clamp(1, PUBLISH_BATCH)
+    }
+
     /// Adds the nodes not yet published to the shared counter (at the end of a search).
     pub fn flush_nodes(&mut self) {
-        let rest = self.local_nodes & 1023;
+        let rest = std::mem::take(&mut self.unpublished);
         self.shared.nodes.fetch_add(rest, Ordering::Relaxed);
-        self.local_nodes -= rest;
     }
 
     fn push(&mut self, ply: usize, mv: G::Move) {
@@ -486,6 +516,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 break;
             }
             self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            self.iteration_done = true;
             on_iteration(&IterationResult {
                 depth,
                 root_moves: self.root_moves.clone(),
@@ -535,7 +566,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn info(&self, depth: u32, pv_idx: usize, bound: Bound) -> Info {
         let rm = &self.root_moves[pv_idx];
         let elapsed = self.shared.elapsed_ms();
-        let nodes = self.shared.nodes.load(Ordering::Relaxed) + (self.local_nodes & 1023);
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.unpublished;
         let mut pos = self.positions[0].clone();
         let mut pv = Vec::with_capacity(rm.pv.len());
         for &mv in &rm.pv {

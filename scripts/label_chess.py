@@ -22,6 +22,9 @@ Subcommands:
          every --test-every'th game held out into <out>-test.epd.xz:
              python3 scripts/label_chess.py pack --dir /work/labels/chess-sf3k \\
                  --out data/chess/labels-sf3k --test-every 20
+         --dir may be repeated: the runs are merged and, where several label the same position,
+         the first directory's label is kept (e.g. a deeper teacher's run over the first games
+         before a shallower run over all of them).
 
 Output of `run` (in --dir): labels-w<i>.epd (one label a line:
     <FEN> sm <SAN>; ce <cp>; c9 "<result>"; id "g<game>p<ply>";
@@ -283,6 +286,12 @@ def label_game(teacher, fen, moves, picks, result, gi, seen):
     return out
 
 
+def game_of(r: str) -> int:
+    """The game number of a label line (its `id "g<game>p<ply>"`)."""
+    i = r.index('id "g') + 5
+    return int(r[i:r.index("p", i)])
+
+
 def cmd_run(args):
     os.makedirs(args.dir, exist_ok=True)
     settings = {"nodes": args.nodes, "rate": args.rate, "skip_plies": args.skip_plies,
@@ -317,23 +326,26 @@ def cmd_run(args):
 
 
 def cmd_pack(args):
-    rows, games = [], 0
-    for name in sorted(os.listdir(args.dir)):
-        if name.startswith("labels-w") and name.endswith(".epd"):
-            w = int(name[len("labels-w"):-len(".epd")])
-            done, keep = finished_games(args.dir, w)
-            games += len(done)
-            # Only the labels of finished games (a killed run may have written part of one).
-            with open(os.path.join(args.dir, name)) as f:
-                rows.extend(r for _, r in zip(range(keep), f))
+    # (game, priority, line): with several --dir, the first one's label of a position wins, so a
+    # deeper teacher's labels of some games can replace a shallower run's.
+    rows, games = [], set()
+    dirs = list(dict.fromkeys(args.dir))
+    for prio, d in enumerate(dirs):
+        if not os.path.exists(os.path.join(d, "run.json")):
+            raise SystemExit(f"{d}: not a label run directory (no run.json)")
+        for name in sorted(os.listdir(d)):
+            if name.startswith("labels-w") and name.endswith(".epd"):
+                w = int(name[len("labels-w"):-len(".epd")])
+                done, keep = finished_games(d, w)
+                games |= done
+                # Only the labels of finished games (a killed run may have written part of one).
+                with open(os.path.join(d, name)) as f:
+                    rows.extend((game_of(r), prio, r) for _, r in zip(range(keep), f))
 
-    def game_of(r):
-        i = r.index('id "g') + 5
-        return int(r[i:r.index("p", i)])
-
-    rows.sort(key=lambda r: (game_of(r), r))
+    rows.sort()
+    from_dir = [0] * len(dirs)
     seen, train, test, clock_over = set(), [], [], 0
-    for r in rows:
+    for gi, prio, r in rows:
         k = " ".join(r.split()[:4])
         if k in seen:
             continue
@@ -343,7 +355,8 @@ def cmd_pack(args):
             clock_over += 1
             continue
         seen.add(k)
-        (test if args.test_every and game_of(r) % args.test_every == args.test_every - 1 else train).append(r)
+        from_dir[prio] += 1
+        (test if args.test_every and gi % args.test_every == args.test_every - 1 else train).append(r)
     # Drop training positions that also occur in the test games.
     test_keys = {" ".join(r.split()[:4]) for r in test}
     train = [r for r in train if " ".join(r.split()[:4]) not in test_keys]
@@ -368,8 +381,10 @@ def cmd_pack(args):
             f.writelines(test)
         os.replace(path + ".tmp", path)
         written.append((path, len(test)))
-    print(f"{games} finished games, {len(rows)} labels, {len(seen)} distinct positions "
+    print(f"{len(games)} finished games, {len(rows)} labels, {len(seen)} distinct positions "
           f"({clock_over} left out: halfmove clock over 100): {len(train)} training, {len(test)} test")
+    if len(dirs) > 1:
+        print("labels kept per directory: " + ", ".join(f"{d} {n}" for d, n in zip(dirs, from_dir)))
     for path, n in written:
         size = os.path.getsize(path)
         print(f"{path}: {n} labels, {size / 1e6:.1f} MB")
@@ -392,7 +407,9 @@ def main():
     r.add_argument("--games", default=GAMES, help="game file (.txt.xz, the shared data's format)")
     r.add_argument("--teacher", default=STOCKFISH, help="UCI engine of the labels")
     p = sub.add_parser("pack")
-    p.add_argument("--dir", required=True)
+    p.add_argument("--dir", required=True, action="append",
+                   help="a run directory; repeat it to merge runs: where two label the same "
+                        "position, the first --dir's label is kept")
     p.add_argument("--out", required=True)
     p.add_argument("--test-every", type=int, default=20)
     p.add_argument("--max-mb", type=float, default=45.0)

@@ -128,6 +128,37 @@ def test_labels_resume_and_pack(games, tmp_path):
     assert len(train) + len(test) == len({key(x) for x in after})
 
 
+def test_pack_merges_runs_and_the_first_directory_wins(games, tmp_path):
+    """A deeper run over the first games packed before a shallower run over all of them: each
+    position once, with the deeper run's label where it has one."""
+    gfile, lines = games
+    deep, shallow = tmp_path / "deep", tmp_path / "shallow"
+    label(deep, gfile, 3, nodes=400)
+    label(shallow, gfile, 6, nodes=50)
+    out = tmp_path / "merged"
+    r = subprocess.run([sys.executable, SCRIPT, "pack", "--dir", str(deep), "--dir", str(shallow),
+                        "--out", str(out), "--test-every", "0"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "6 finished games" in r.stdout, r.stdout
+    with lzma.open(f"{out}-001.epd.xz", "rt") as f:
+        merged = f.readlines()
+    deep_rows, shallow_rows = rows(deep), rows(shallow)
+    assert len({key(x) for x in merged}) == len(merged), "a position packed twice"
+    assert {key(x) for x in merged} == {key(x) for x in deep_rows + shallow_rows}
+    by_key = {key(x): x for x in merged}
+    # Every position of the deep run carries the deep run's line (its own score and move).
+    assert all(by_key[key(x)] == x for x in deep_rows)
+    # The shallow run's labels of those positions differ somewhere (another search), else this
+    # test could not tell which run won.
+    shallow_by_key = {key(x): x for x in shallow_rows}
+    assert any(shallow_by_key.get(key(x), x) != x for x in deep_rows)
+    # The others come from the shallow run.
+    assert all(by_key[key(x)] == x for x in shallow_rows if key(x) not in {key(y) for y in deep_rows})
+    bad = subprocess.run([sys.executable, SCRIPT, "pack", "--dir", str(tmp_path / "nothing"), "--out", str(out)],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "not a label run directory" in bad.stderr
+
+
 def test_other_settings_and_a_missing_teacher_are_refused(games, tmp_path):
     gfile, _ = games
     d = tmp_path / "run"

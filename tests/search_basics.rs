@@ -230,5 +230,10 @@ fn a_node_limit_stops_at_the_limit() {
     assert_eq!(tiny.depth, 1, "{tiny:?}");
     assert_eq!((tiny.best, tiny.score), (depth1.best, depth1.score));
     // The first iteration's nodes and at most one more (the check after it stops the next).
-    assert!(tiny.nodes <= depth1.nodes + 1, "{} > {} + 1", tiny.nodes, depth1.nodes);
+    assert!(
+        tiny.nodes <= depth1.nodes + 1,
+        "{} > {} + 1",
+        tiny.nodes,
+        depth1.nodes
+    );
 }

@@ -118,10 +118,11 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     base: usize,
     reversible_before_root: u32,
     local_nodes: u64,
-    /// Nodes counted here but not yet added to the shared counter, and how many to gather before
-    /// the next addition (and the limit and clock checks that go with it).
-    unpublished: u64,
-    publish_every: u64,
+    /// This searcher's node count when it last added its nodes to the shared counter, and the
+    /// count at which it adds them next (with the limit and clock checks that go with it): one
+    /// compare per node, as the old mask test was.
+    published: u64,
+    publish_at: u64,
     /// Whether an iteration has finished: the node limit stops nothing before, so that a tiny
     /// `go nodes` still answers with a searched move and a score.
     iteration_done: bool,
@@ -159,8 +160,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             base: 0,
             reversible_before_root: 0,
             local_nodes: 0,
-            unpublished: 0,
-            publish_every: PUBLISH_BATCH,
+            published: 0,
+            publish_at: PUBLISH_BATCH,
             iteration_done: false,
             seldepth: 0,
             root_depth: 0,
@@ -222,9 +223,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let eval = self.eval;
         eval.refresh(&self.positions[0], &mut self.accs[0]);
         self.local_nodes = 0;
-        self.unpublished = 0;
+        self.published = 0;
         self.iteration_done = false;
-        self.publish_every = self.next_batch(self.shared.nodes.load(Ordering::Relaxed));
+        self.publish_at = self.next_batch(self.shared.nodes.load(Ordering::Relaxed));
     }
 
     pub fn root(&self) -> &G {
@@ -246,14 +247,14 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     #[inline]
     fn count_node(&mut self) {
         self.local_nodes += 1;
-        self.unpublished += 1;
-        if self.unpublished >= self.publish_every {
-            let n = std::mem::take(&mut self.unpublished);
+        if self.local_nodes >= self.publish_at {
+            let n = self.local_nodes - self.published;
+            self.published = self.local_nodes;
             let total = self.shared.nodes.fetch_add(n, Ordering::Relaxed) + n;
             if total >= self.shared.node_limit.load(Ordering::Relaxed) && self.iteration_done {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
-            self.publish_every = self.next_batch(total);
+            self.publish_at = self.local_nodes + self.next_batch(total);
             if self.id == 0
                 && !self.shared.pondering.load(Ordering::Relaxed)
                 && !self.shared.infinite.load(Ordering::Relaxed)
@@ -279,7 +280,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// Adds the nodes not yet published to the shared counter (at the end of a search).
     pub fn flush_nodes(&mut self) {
-        let rest = std::mem::take(&mut self.unpublished);
+        let rest = self.local_nodes - self.published;
+        self.published = self.local_nodes;
         self.shared.nodes.fetch_add(rest, Ordering::Relaxed);
     }
 
@@ -566,7 +568,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn info(&self, depth: u32, pv_idx: usize, bound: Bound) -> Info {
         let rm = &self.root_moves[pv_idx];
         let elapsed = self.shared.elapsed_ms();
-        let nodes = self.shared.nodes.load(Ordering::Relaxed) + self.unpublished;
+        let nodes = self.shared.nodes.load(Ordering::Relaxed) + (self.local_nodes - self.published);
         let mut pos = self.positions[0].clone();
         let mut pv = Vec::with_capacity(rm.pv.len());
         for &mv in &rm.pv {

@@ -1,7 +1,9 @@
 //! Depth-first proof-number search (Nagai 2002) with the 1 + ε trick (Pawlewicz & Lew 2007),
 //! proof / disproof pieces for hands, mate-in-1 tests at new leaves (every check of an OR node is
 //! tested for "no evasion"; every evasion of an AND node for a mate in one of the attacker, with
-//! the game's cheap test) and repetition handling.
+//! the game's cheap test), delayed expansion (moves of one [`MateGame::delay_group`] are counted
+//! and searched one after another, so that seven interpositions on one square weigh as one) and
+//! repetition handling.
 //!
 //! OR nodes are the attacker's (to move at even plies), AND nodes the defender's. A position
 //! repeated on the current path is a failure for the attacker (perpetual check is illegal for the
@@ -57,6 +59,10 @@ struct Child<G: MateGame> {
     pos: G,
     effect: HandEffect,
     res: NodeResult,
+    /// Delayed-expansion group ([`MateGame::delay_group`]).
+    group: Option<u32>,
+    /// Counted and searched: not waiting behind an unsettled earlier move of its group.
+    active: bool,
 }
 
 pub struct Solver<'a, G: MateGame> {
@@ -85,6 +91,11 @@ pub type ProgressFn<'a> = dyn FnMut(&super::MateProgress) + Send + 'a;
 
 /// Interval between progress reports.
 const REPORT_EVERY: Duration = Duration::from_secs(1);
+
+/// Proven or disproven.
+fn settled(r: &NodeResult) -> bool {
+    r.pn == 0 || r.dn == 0
+}
 
 fn saturating_sum(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(INF)
@@ -403,8 +414,12 @@ impl<'a, G: MateGame> Solver<'a, G> {
         }
         for (mv, child, key) in made {
             let effect = pos.hand_effect(mv);
+            let group = pos.delay_group(mv, or);
             let (mut res, found) = self.probe_keyed(&child, key, ply + 1);
-            if !found && res.pn != 0 && res.dn != 0 {
+            // Waiting when an earlier move of its group is not settled yet (a settled result
+            // counts at once: a proven check, a disproving evasion ends the node).
+            let active = settled(&res) || Self::first_unsettled(&children, group);
+            if active && !found && !settled(&res) {
                 // A position never searched: the leaf tests.
                 if or && !child.has_legal_move() {
                     // Mate in one: no need to look further.
@@ -424,6 +439,8 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 pos: child,
                 effect,
                 res,
+                group,
+                active,
             });
             if decided {
                 break;
@@ -456,6 +473,9 @@ impl<'a, G: MateGame> Solver<'a, G> {
             };
             let r = self.mid(&children[best].pos, ply + 1, cthpn, cthdn);
             children[best].res = r;
+            if settled(&r) && children[best].group.is_some() {
+                Self::activate(&mut children);
+            }
         }
         self.path.pop();
 
@@ -464,11 +484,31 @@ impl<'a, G: MateGame> Solver<'a, G> {
         self.finish(key, r, work)
     }
 
+    /// Marks active the first unsettled move of every delay group (a settled move lets the next
+    /// one of its group in; settled ones stay active, they are final either way).
+    fn activate(children: &mut [Child<G>]) {
+        for i in 0..children.len() {
+            if !children[i].active {
+                children[i].active = Self::first_unsettled(&children[..i], children[i].group);
+            }
+        }
+    }
+
+    /// Whether a move of `group` after `earlier` is free to be searched: no group, or every
+    /// earlier move of its group settled.
+    fn first_unsettled(earlier: &[Child<G>], group: Option<u32>) -> bool {
+        group.is_none_or(|g| {
+            earlier
+                .iter()
+                .all(|c| c.group != Some(g) || settled(&c.res))
+        })
+    }
+
     /// Proof and disproof numbers of a node from its children (sums saturate at infinity).
     fn numbers(or: bool, children: &[Child<G>]) -> (u32, u32) {
         let mut min = INF;
         let mut sum = 0u32;
-        for c in children {
+        for c in children.iter().filter(|c| c.active) {
             let (m, s) = if or {
                 (c.res.pn, c.res.dn)
             } else {
@@ -490,7 +530,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
         let mut best = 0;
         let mut best_v = u32::MAX;
         let mut second = INF;
-        for (i, c) in children.iter().enumerate() {
+        for (i, c) in children.iter().enumerate().filter(|(_, c)| c.active) {
             let v = if or { c.res.pn } else { c.res.dn };
             if v < best_v {
                 second = best_v.min(INF);

@@ -56,6 +56,15 @@ pub trait MateGame: Game {
     /// the checker and its king: then the attacker's hand matters to the defender, whose hand
     /// holds what the attacker does not (proof pieces must account for that).
     fn interposable(&self) -> bool;
+    /// The delayed-expansion group of `mv` in this position (`or`: the attacker to move), or
+    /// `None` for a move searched at once. Moves of one group are searched one after another in
+    /// generation order: a later one counts and is searched only once every earlier one is
+    /// settled (KomoringHeights' delayed expansion). Shogi groups the defender's drops: each
+    /// interposition on one square, or each futile one anywhere, would otherwise add its own 1
+    /// to the defender's proof number, which then overstates how hard the node is to prove.
+    fn delay_group(&self, _mv: Self::Move, _or: bool) -> Option<u32> {
+        None
+    }
     /// Whether the side to move has any legal move.
     fn has_legal_move(&self) -> bool {
         self.count_legal_moves() > 0

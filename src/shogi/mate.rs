@@ -85,6 +85,28 @@ impl MateGame for ShogiPos {
         !(get_between_rays(checker, king) & !board.occupied()).is_empty()
     }
 
+    fn delay_group(&self, mv: Move, or: bool) -> Option<u32> {
+        let board = self.board();
+        let us = board.side_to_move();
+        match mv {
+            // The defender's drops: one group per square, and one for all the interpositions
+            // that nothing of the defender's (the king included) protects and that do not check:
+            // such a piece is captured for nothing (a futile interposition).
+            Move::Drop { to, .. } if !or => {
+                let guarded = !super::see::attackers(board, us, to, board.occupied()).is_empty();
+                if !guarded && !movegen::gives_check(board, mv) {
+                    Some(FUTILE_GROUP)
+                } else {
+                    Some(DROP_GROUPS + to as u32)
+                }
+            }
+            // Not the attacker's non-promotions behind their promotions (KomoringHeights delays
+            // those too): on the Zukou set that solved 79 problems at 300,000 nodes against 88
+            // without, as non-promotion is a favourite theme of the old problems.
+            _ => None,
+        }
+    }
+
     fn has_legal_move(&self) -> bool {
         movegen::has_legal_move(self.board())
     }
@@ -105,6 +127,10 @@ impl MateGame for ShogiPos {
         Ok(())
     }
 }
+
+/// Delay groups of the defender's drops: one per square, then the futile interpositions.
+const DROP_GROUPS: u32 = 0;
+const FUTILE_GROUP: u32 = DROP_GROUPS + 81;
 
 /// Counts a hand can hold, 0..=18 (pawns).
 const MAX_IN_HAND: usize = 19;

@@ -473,8 +473,8 @@ impl<'a, G: MateGame> Solver<'a, G> {
             };
             let r = self.mid(&children[best].pos, ply + 1, cthpn, cthdn);
             children[best].res = r;
-            if settled(&r) && children[best].group.is_some() {
-                Self::activate(&mut children);
+            if let (true, Some(g)) = (settled(&r), children[best].group) {
+                Self::activate(&mut children, g);
             }
         }
         self.path.pop();
@@ -484,13 +484,14 @@ impl<'a, G: MateGame> Solver<'a, G> {
         self.finish(key, r, work)
     }
 
-    /// Marks active the first unsettled move of every delay group (a settled move lets the next
-    /// one of its group in; settled ones stay active, they are final either way).
-    fn activate(children: &mut [Child<G>]) {
-        for i in 0..children.len() {
-            if !children[i].active {
-                children[i].active = Self::first_unsettled(&children[..i], children[i].group);
-            }
+    /// After a move of group `g` settled: the group's first unsettled move becomes active. (A
+    /// waiting move is never searched, so it is unsettled; the moves before it are settled.)
+    fn activate(children: &mut [Child<G>], g: u32) {
+        if let Some(c) = children
+            .iter_mut()
+            .find(|c| c.group == Some(g) && !settled(&c.res))
+        {
+            c.active = true;
         }
     }
 

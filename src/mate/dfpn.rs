@@ -418,7 +418,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             let (mut res, found) = self.probe_keyed(&child, key, ply + 1);
             // Waiting when an earlier move of its group is not settled yet (a settled result
             // counts at once: a proven check, a disproving evasion ends the node).
-            let active = settled(&res) || Self::first_unsettled(&children, group);
+            let active = settled(&res) || Self::free_to_search(&children, group);
             if active && !found && !settled(&res) {
                 // A position never searched: the leaf tests.
                 if or && !child.has_legal_move() {
@@ -497,7 +497,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
 
     /// Whether a move of `group` after `earlier` is free to be searched: no group, or every
     /// earlier move of its group settled.
-    fn first_unsettled(earlier: &[Child<G>], group: Option<u32>) -> bool {
+    fn free_to_search(earlier: &[Child<G>], group: Option<u32>) -> bool {
         group.is_none_or(|g| {
             earlier
                 .iter()

@@ -97,7 +97,7 @@ impl MateGame for ShogiPos {
                 if !guarded && !movegen::gives_check(board, mv) {
                     Some(FUTILE_GROUP)
                 } else {
-                    Some(DROP_GROUPS + to as u32)
+                    Some(to as u32)
                 }
             }
             // Not the attacker's non-promotions behind their promotions (KomoringHeights delays
@@ -128,9 +128,8 @@ impl MateGame for ShogiPos {
     }
 }
 
-/// Delay groups of the defender's drops: one per square, then the futile interpositions.
-const DROP_GROUPS: u32 = 0;
-const FUTILE_GROUP: u32 = DROP_GROUPS + 81;
+/// The delay group of the futile interpositions (groups 0..81 are the drops' squares).
+const FUTILE_GROUP: u32 = 81;
 
 /// Counts a hand can hold, 0..=18 (pawns).
 const MAX_IN_HAND: usize = 19;

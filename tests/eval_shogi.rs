@@ -192,3 +192,72 @@ fn breakdown_adds_up_and_handset_is_material() {
     // Each part is truncated on its own: the sum is within 3 of the total.
     assert!((parts - b[4].1).abs() <= 3, "{b:?}");
 }
+
+/// The table of a parameter index (parameter order: material, KP, KKP, KPP).
+fn table_of(i: u32) -> usize {
+    use kishi::shogi::features::{OFF_KKP, OFF_KP, OFF_KPP};
+    let i = i as usize;
+    [OFF_KP, OFF_KKP, OFF_KPP]
+        .iter()
+        .filter(|&&o| i >= o)
+        .count()
+}
+
+#[test]
+fn features_of_some_tables_are_the_full_features_restricted() {
+    // The self-play learners extract features only of the tables they learn.
+    let masks = [
+        [true, true, false, false],
+        [true, false, true, false],
+        [true, false, false, true],
+        [true, true, true, true],
+    ];
+    let (mut full, mut some) = (Vec::new(), Vec::new());
+    for pos in sample_positions(100, 14) {
+        Bonanza::features(&pos, &mut full);
+        for mask in &masks {
+            Bonanza::features_some(&pos, mask, &mut some);
+            let want: Vec<(u32, i32)> = full
+                .iter()
+                .copied()
+                .filter(|&(i, _)| mask[table_of(i)])
+                .collect();
+            let got: Vec<(u32, i32)> = some
+                .iter()
+                .copied()
+                .filter(|&(i, _)| mask[table_of(i)])
+                .collect();
+            assert_eq!(got, want, "{mask:?} {}", pos.to_text());
+            // (Equal material cancels out: a table of a few entries can be all there is.)
+            assert!(want.len() > 5, "{mask:?} {want:?}");
+        }
+    }
+}
+
+#[test]
+fn weights_from_known_zero_tables_equal_the_full_build() {
+    // Material + KP random, KKP and KPP zero (the self-play learner's tables): the fast build that
+    // is told KKP/KPP are zero gives the same image as the full one, and both leave them out.
+    use kishi::shogi::features::OFF_KKP;
+    let mut params = random_params(21, 300);
+    params[OFF_KKP..].iter_mut().for_each(|v| *v = 0);
+    let full = Weights::from_params::<ShogiPos, Bonanza>(&params, "{}").expect("full");
+    let fast = Weights::from_params_known_zero::<ShogiPos, Bonanza>(
+        &params,
+        &[false, false, true, true],
+        "{}",
+    )
+    .expect("fast");
+    assert_eq!(full.image(), fast.image());
+    assert!(full.has(1) && !full.has(2) && !full.has(3));
+    // Expanding some tables equals those of the full expansion.
+    let all = Bonanza::expand(&params).expect("expand");
+    let some = Bonanza::expand_some(&params, &[false, true, false, false]).expect("some");
+    assert!(some[0].is_none() && some[2].is_none() && some[3].is_none());
+    match (&all[1], &some[1]) {
+        (kishi::eval::OwnedTable::I16(a), Some(kishi::eval::OwnedTable::I16(b))) => {
+            assert_eq!(a, b)
+        }
+        _ => panic!("kp must be an i16 table in both"),
+    }
+}

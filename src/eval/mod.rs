@@ -90,9 +90,26 @@ pub trait FeatureSet<G: Game>: Send + Sync + Sized + 'static {
     /// The sparse feature vector of a position: `(parameter index, signed count)` from the side
     /// to move's point of view, sorted by index, without zero counts.
     fn features(pos: &G, out: &mut Vec<(u32, i32)>);
+    /// `features` of which at least the tables with `want[t]` (parameter-table order) are
+    /// complete; others may be left out, so callers filter. Self-play learners extract the
+    /// features of every searched node and learn only small tables: shogi's KPP pairs are most of
+    /// the work of `features`. The default is `features`.
+    fn features_some(pos: &G, _want: &[bool], out: &mut Vec<(u32, i32)>) {
+        Self::features(pos, out)
+    }
     /// Expands independent parameters into the tables of `tables()` (same order). Values outside
     /// a table's element range saturate.
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String>;
+    /// `expand` of only the tables with `want[t]` (the others `None`). The learners that step
+    /// weights move by move rebuild the play weights after every move and must not pay for the
+    /// large tables they do not learn (shogi KKP/KPP). The default expands all and drops.
+    fn expand_some(params: &[i32], want: &[bool]) -> Result<Vec<Option<OwnedTable>>, String> {
+        Ok(Self::expand(params)?
+            .into_iter()
+            .enumerate()
+            .map(|(t, table)| want.get(t).copied().unwrap_or(true).then_some(table))
+            .collect())
+    }
     /// The independent parameters of a weight file's tables: the inverse of `expand` (absent
     /// tables give zeros), so that the learner can start from any weight file. Entries `expand`
     /// ties to one parameter must hold equal values; the error names the table and the first entry
@@ -134,15 +151,19 @@ pub fn evaluate_features<G: Game, F: FeatureSet<G>>(params: &[i32], feats: &[(u3
 /// (counts added), no zero counts.
 pub fn merge_features(out: &mut Vec<(u32, i32)>) {
     out.sort_unstable_by_key(|&(i, _)| i);
-    let mut merged: Vec<(u32, i32)> = Vec::with_capacity(out.len());
-    for &(i, c) in out.iter() {
-        match merged.last_mut() {
-            Some(last) if last.0 == i => last.1 += c,
-            _ => merged.push((i, c)),
+    // In place: feature extraction runs once per node in the self-play learners.
+    let mut w = 0;
+    for r in 0..out.len() {
+        let (i, c) = out[r];
+        if w > 0 && out[w - 1].0 == i {
+            out[w - 1].1 += c;
+        } else {
+            out[w] = (i, c);
+            w += 1;
         }
     }
-    merged.retain(|&(_, c)| c != 0);
-    *out = merged;
+    out.truncate(w);
+    out.retain(|&(_, c)| c != 0);
 }
 
 /// The evaluator each game plays with, so protocol and CLI code can stay generic over `G`.

@@ -184,21 +184,39 @@ impl Weights {
         params: &[i32],
         provenance_json: &str,
     ) -> Result<Weights, String> {
+        Self::from_params_known_zero::<G, F>(params, &[], provenance_json)
+    }
+
+    /// `from_params` when the caller knows that the parameters of the tables with
+    /// `known_zero[t]` are all zero (tables past the slice's end: not known), so that they are
+    /// neither scanned nor expanded: a learner that rebuilds its play weights after every move
+    /// learns material + KP and must not touch the 46.7M KKP/KPP parameters each time. The result
+    /// is the same as `from_params`'s.
+    pub fn from_params_known_zero<G: Game, F: FeatureSet<G>>(
+        params: &[i32],
+        known_zero: &[bool],
+        provenance_json: &str,
+    ) -> Result<Weights, String> {
         // Optional tables whose parameters are all zero are left out: they read as zeros, the
         // evaluation skips them, and the learner's early stages stay small and fast.
         let ranges = super::param_ranges::<G, F>();
         let specs = F::tables();
-        let tables: Vec<Option<OwnedTable>> = F::expand(params)?
-            .into_iter()
-            .enumerate()
-            .map(|(t, table)| {
-                let zero = ranges
-                    .get(t)
-                    .is_some_and(|&(_, a, b)| params[a..b].iter().all(|&v| v == 0));
-                let optional = specs.get(t).is_some_and(|s| !s.required);
-                (!(zero && optional)).then_some(table)
+        let want: Vec<bool> = (0..specs.len())
+            .map(|t| {
+                let zero = if known_zero.get(t).copied().unwrap_or(false) {
+                    debug_assert!(ranges.get(t).is_some_and(|&(_, a, b)| params
+                        .get(a..b)
+                        .is_some_and(|p| p.iter().all(|&v| v == 0))));
+                    true
+                } else {
+                    ranges.get(t).is_some_and(|&(_, a, b)| {
+                        params.get(a..b).is_some_and(|p| p.iter().all(|&v| v == 0))
+                    })
+                };
+                !zero || specs[t].required
             })
             .collect();
+        let tables = F::expand_some(params, &want)?;
         Self::from_tables::<G, F>(&tables, provenance_json, "in memory")
     }
 

@@ -12,6 +12,9 @@ pub struct Learned {
     pub n_local: usize,
     /// Local range under the equality constraint (the piece values), if any.
     pub constrained: Option<(usize, usize)>,
+    /// Per table of the feature set (parameter order): whether it is learned, for the feature
+    /// extractions that can skip the others (`FeatureSet::features_some`).
+    pub mask: Vec<bool>,
 }
 
 impl Learned {
@@ -30,16 +33,18 @@ impl Learned {
     ) -> Result<Learned, String> {
         let all = Self::table_ranges::<G, F>();
         let mut tables = Vec::new();
+        let mut mask = Vec::new();
         let mut local = 0;
         for (k, (name, a, b)) in all.iter().enumerate() {
             let letter = ((b'A' + k as u8) as char).to_string();
-            if wanted
+            let learn = wanted
                 .iter()
-                .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter))
-            {
+                .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter));
+            if learn {
                 tables.push((name.clone(), *a, *b, local));
                 local += b - a;
             }
+            mask.push(learn);
         }
         for w in wanted {
             let known = all.iter().enumerate().any(|(k, (name, _, _))| {
@@ -73,6 +78,7 @@ impl Learned {
             tables,
             n_local: local,
             constrained,
+            mask,
         })
     }
 

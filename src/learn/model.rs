@@ -20,6 +20,9 @@ pub struct Model {
     /// All parameters of the feature set; the learned ones are `round(theta)`.
     pub params: Vec<i32>,
     pub scale: i32,
+    /// Per parameter table: not learned and all zero, so never scanned nor expanded when the
+    /// play weights are rebuilt (`weights`, after every move of self-play).
+    pub zero_tables: Vec<bool>,
 }
 
 /// A sparse feature vector restricted to the learned tables: (local index, count).
@@ -42,10 +45,12 @@ impl Model {
         for (l, &t) in theta.iter().enumerate() {
             params[learned.global(l)] = quantise(t);
         }
+        let zero_tables = zero_tables::<G, F>(learned, &params);
         Model {
             theta,
             params,
             scale: F::SCALE,
+            zero_tables,
         }
     }
 
@@ -60,10 +65,12 @@ impl Model {
         for (l, &t) in theta.iter().enumerate() {
             params[learned.global(l)] = quantise(t);
         }
+        let zero_tables = zero_tables::<G, F>(learned, &params);
         Model {
             theta,
             params,
             scale: F::SCALE,
+            zero_tables,
         }
     }
 
@@ -76,7 +83,7 @@ impl Model {
 
     /// The play weights (the learned ones rounded).
     pub fn weights<G: Game, F: FeatureSet<G>>(&self, provenance: &str) -> Result<Weights, String> {
-        Weights::from_params::<G, F>(&self.params, provenance)
+        Weights::from_params_known_zero::<G, F>(&self.params, &self.zero_tables, provenance)
     }
 
     /// H(s) in evaluation units from the side to move's view, for local features.
@@ -113,6 +120,17 @@ impl Model {
     }
 }
 
+/// Per parameter table: whether it is not learned and all zero in `params` (it stays so).
+fn zero_tables<G: Game, F: FeatureSet<G>>(learned: &Learned, params: &[i32]) -> Vec<bool> {
+    crate::eval::param_ranges::<G, F>()
+        .iter()
+        .map(|&(_, a, b)| {
+            let is_learned = learned.tables.iter().any(|t| t.1 == a && t.2 == b);
+            !is_learned && params.get(a..b).is_some_and(|p| p.iter().all(|&v| v == 0))
+        })
+        .collect()
+}
+
 /// The integer weight a float weight plays as.
 pub fn quantise(t: f64) -> i32 {
     t.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
@@ -127,7 +145,7 @@ pub fn local_features<G: Game, F: FeatureSet<G>>(
     out: &mut LocalFeatures,
 ) {
     buf.clear();
-    F::features(pos, buf);
+    F::features_some(pos, &learned.mask, buf);
     out.clear();
     out.extend(
         buf.iter()

@@ -178,6 +178,12 @@ impl FeatureSet<ShogiPos> for Bonanza {
     }
 
     fn features(pos: &ShogiPos, out: &mut Vec<(u32, i32)>) {
+        Self::features_some(pos, &[true; 4], out)
+    }
+
+    fn features_some(pos: &ShogiPos, want: &[bool], out: &mut Vec<(u32, i32)>) {
+        let wanted = |t: usize| want.get(t).copied().unwrap_or(true);
+        let (kp_on, kkp_on, kpp_on) = (wanted(T_KP), wanted(T_KKP), wanted(T_KPP));
         out.clear();
         let b = pos.board();
         let stm = if pos.side_to_move() == crate::game::Side::First {
@@ -210,13 +216,15 @@ impl FeatureSet<ShogiPos> for Bonanza {
             let k = view_king(kings, v);
             let list: Vec<usize> = conds.iter().map(|c| c.bp(v == 0) as usize).collect();
             for (i, &a) in list.iter().enumerate() {
-                out.push(((OFF_KP + kp_param(k, a)) as u32, sign));
-                for &bb in &list[..i] {
+                if kp_on {
+                    out.push(((OFF_KP + kp_param(k, a)) as u32, sign));
+                }
+                for &bb in list[..i].iter().filter(|_| kpp_on) {
                     out.push(((OFF_KPP + kpp_param(k, a, bb)) as u32, sign));
                 }
             }
         }
-        for &cd in &conds {
+        for &cd in conds.iter().filter(|_| kkp_on) {
             let (l, black) = cd.kkp();
             let (k, k2, sign) = if black {
                 (kings[0], kings[1], stm)
@@ -230,50 +238,62 @@ impl FeatureSet<ShogiPos> for Bonanza {
     }
 
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String> {
+        Self::expand_some(params, &[true; 4])?
+            .into_iter()
+            .map(|t| t.ok_or_else(|| "bonanza: a table was not expanded".to_string()))
+            .collect()
+    }
+
+    fn expand_some(params: &[i32], want: &[bool]) -> Result<Vec<Option<OwnedTable>>, String> {
         if params.len() != N_PARAMS {
             return Err(format!(
                 "bonanza has {N_PARAMS} parameters, {} given",
                 params.len()
             ));
         }
+        let wanted = |t: usize| want.get(t).copied().unwrap_or(true);
         let sat = |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        let material = params[..N_MATERIAL].to_vec();
         let p_kp = &params[OFF_KP..OFF_KKP];
         let p_kkp = &params[OFF_KKP..OFF_KPP];
         let p_kpp = &params[OFF_KPP..];
-        let mut kp = vec![0i16; 81 * FE];
-        for k in 0..81 {
-            for j in 0..FE {
-                kp[k * FE + j] = sat(p_kp[kp_param(k, j)]);
-            }
-        }
-        let mut kkp = vec![0i16; 81 * 81 * KKP_END];
-        for k in 0..81 {
-            for k2 in 0..81 {
-                for l in 0..KKP_END {
-                    kkp[(k * 81 + k2) * KKP_END + l] = sat(p_kkp[kkp_param(k, k2, l)]);
+        let material = wanted(T_MATERIAL).then(|| OwnedTable::I32(params[..N_MATERIAL].to_vec()));
+        let kp = wanted(T_KP).then(|| {
+            let mut kp = vec![0i16; 81 * FE];
+            for k in 0..81 {
+                for j in 0..FE {
+                    kp[k * FE + j] = sat(p_kp[kp_param(k, j)]);
                 }
             }
-        }
-        let mut kpp = vec![0i16; 81 * FE * FE];
-        // An all-zero table (the learner's early stages) needs no expansion work.
-        let kpp_zero = p_kpp.iter().all(|&v| v == 0);
-        for k in (0..81).filter(|_| !kpp_zero) {
-            let block = &mut kpp[k * FE * FE..(k + 1) * FE * FE];
-            for a in 1..FE {
-                for b in 0..a {
-                    let v = sat(p_kpp[kpp_param(k, a, b)]);
-                    block[a * FE + b] = v;
-                    block[b * FE + a] = v;
+            OwnedTable::I16(kp)
+        });
+        let kkp = wanted(T_KKP).then(|| {
+            let mut kkp = vec![0i16; 81 * 81 * KKP_END];
+            for k in 0..81 {
+                for k2 in 0..81 {
+                    for l in 0..KKP_END {
+                        kkp[(k * 81 + k2) * KKP_END + l] = sat(p_kkp[kkp_param(k, k2, l)]);
+                    }
                 }
             }
-        }
-        Ok(vec![
-            OwnedTable::I32(material),
-            OwnedTable::I16(kp),
-            OwnedTable::I16(kkp),
-            OwnedTable::I16(kpp),
-        ])
+            OwnedTable::I16(kkp)
+        });
+        let kpp = wanted(T_KPP).then(|| {
+            let mut kpp = vec![0i16; 81 * FE * FE];
+            // An all-zero table (the learner's early stages) needs no expansion work.
+            let kpp_zero = p_kpp.iter().all(|&v| v == 0);
+            for k in (0..81).filter(|_| !kpp_zero) {
+                let block = &mut kpp[k * FE * FE..(k + 1) * FE * FE];
+                for a in 1..FE {
+                    for b in 0..a {
+                        let v = sat(p_kpp[kpp_param(k, a, b)]);
+                        block[a * FE + b] = v;
+                        block[b * FE + a] = v;
+                    }
+                }
+            }
+            OwnedTable::I16(kpp)
+        });
+        Ok(vec![material, kp, kkp, kpp])
     }
 
     fn fold(w: &Weights) -> Result<Vec<i32>, String> {

@@ -12,6 +12,13 @@ with check on it).
   scripts/mate_compare.py gps      --tsv /tmp/zukou_k.tsv --time-ms 1000 --out /tmp/gps_1s.tsv
   kishi mate /tmp/zukou_k.tsv --time-ms 1000 --out /tmp/kishi_1s.tsv
   scripts/mate_compare.py table    --runs gps1s=/tmp/gps_1s.tsv kishi1s=/tmp/kishi_1s.tsv ...
+  scripts/mate_compare.py diverge  --tsv data/tsume/zukou.tsv --results /tmp/kishi.tsv --out /tmp/div.tsv
+
+`diverge` explains found lengths that differ from the stated ones: for each such problem it finds
+the first ply where kishi's line leaves the stated one; when that is a defender's move, it solves
+the position after kishi's defence again (`kishi mate --nodes N`) and reports the total length
+and whether the rest was shown to be the shortest mate. A total above the stated length with
+`shortest` yes means the defender has a longer defence than the stated line gives it.
 
 `gps` runs one gpsusi process (Thread 1, its default), `usinewgame` + `position` + `go mate T` per
 problem; the time is the wall clock from `go mate` to the `checkmate` line. A mate line is
@@ -314,6 +321,61 @@ def table(args):
     print("\n".join(lines))
 
 
+def diverge(args):
+    import cshogi  # scripts/requirements.txt
+
+    _, problems = read_tsv(args.tsv)
+    stated = {r["id"]: r for r in problems}
+    _, results = read_tsv(args.results)
+    out = ["id\tstated\tfound\tply\tside\tstated_move\tkishi_move\trest\trest_shortest\ttotal\tverdict"]
+    for r in results:
+        if r.get("result") != "mate" or r["id"] not in stated or r["plies"] == r["expected"]:
+            continue
+        p = stated[r["id"]]
+        s_moves, k_moves = p["solution_usi"].split(), r["pv"].split()
+        i = next((j for j, (a, b) in enumerate(zip(s_moves, k_moves)) if a != b),
+                 min(len(s_moves), len(k_moves)))
+        side = "attacker" if i % 2 == 0 else "defender"
+        row = [r["id"], p["mate_plies"], r["plies"], str(i + 1), side,
+               s_moves[i] if i < len(s_moves) else "-", k_moves[i] if i < len(k_moves) else "-"]
+        if side == "defender" and i < len(k_moves):
+            board = cshogi.Board(p["sfen"])
+            for m in k_moves[: i + 1]:
+                board.push_usi(m)
+            tmp = args.out + ".pos"
+            write(tmp, board.sfen() + "\n")
+            res = subprocess.run([args.kishi, "mate", tmp, "--nodes", str(args.nodes),
+                                  "--hash-mb", str(args.hash_mb)], capture_output=True, text=True)
+            os.remove(tmp)
+            _, rows = read_tsv_text(res.stdout)
+            q = rows[0] if rows else {}
+            if q.get("result") == "mate":
+                total = i + 1 + int(q["plies"])
+                if total > int(p["mate_plies"]) and q["shortest"] == "yes":
+                    verdict = "longer defence than stated"
+                elif total > int(p["mate_plies"]):
+                    verdict = "longer (rest not shown shortest)"
+                else:
+                    verdict = "not longer"
+                row += [q["plies"], q["shortest"], str(total), verdict]
+            else:
+                row += ["-", "-", "-", f"rest {q.get('result', 'error')}"]
+        else:
+            row += ["-", "-", "-", "kishi's attacker leaves the stated line" if side == "attacker"
+                    else "one line is a prefix of the other"]
+        out.append("\t".join(row))
+        print("\t".join(row), flush=True)
+    write(args.out, "\n".join(out) + "\n")
+
+
+def read_tsv_text(text):
+    lines = [l for l in text.splitlines() if l.strip() and not l.startswith("#")]
+    if not lines:
+        return [], []
+    header = lines[0].split("\t")
+    return header, [dict(zip(header, l.split("\t"))) for l in lines[1:]]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -330,8 +392,15 @@ def main():
     t = sub.add_parser("table")
     t.add_argument("--tsv", required=True, help="the problems (for the stated lengths and king squares)")
     t.add_argument("--runs", nargs="+", required=True, help="name=results.tsv")
+    d = sub.add_parser("diverge")
+    d.add_argument("--tsv", required=True, help="the problems (sfen, mate_plies, solution_usi)")
+    d.add_argument("--results", required=True, help="kishi mate's output on them")
+    d.add_argument("--out", required=True)
+    d.add_argument("--kishi", default="target/release/kishi")
+    d.add_argument("--nodes", type=int, default=3000000)
+    d.add_argument("--hash-mb", type=int, default=256)
     args = ap.parse_args()
-    {"prepare": prepare, "gps": gps, "table": table}[args.cmd](args)
+    {"prepare": prepare, "gps": gps, "table": table, "diverge": diverge}[args.cmd](args)
 
 
 if __name__ == "__main__":

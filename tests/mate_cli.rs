@@ -42,14 +42,16 @@ fn the_shared_tsume_set_is_solved_with_the_stated_lengths() {
     assert!(o.status.success(), "{o:?}");
     let text = stdout(&o);
     assert!(text.starts_with(
-        "id\tresult\tplies\texpected\tnodes\tms\thashfull\tfirst_nodes\tfirst_ms\tpv\n"
+        "id\tresult\tplies\texpected\tnodes\tms\thashfull\tfirst_nodes\tfirst_ms\tshortest\tpv\n"
     ));
     let rows = rows(&text);
     assert!(rows.len() >= 30, "{text}");
     for r in &rows {
         assert_eq!(r[1], "mate", "{r:?}");
         assert_eq!(r[2], r[3], "found vs stated length: {r:?}");
-        assert_eq!(r[9].split_whitespace().count().to_string(), r[2], "{r:?}");
+        assert_eq!(r[10].split_whitespace().count().to_string(), r[2], "{r:?}");
+        // Short problems and a generous budget: the shortest-mate search finishes.
+        assert_eq!(r[9], "yes", "shown to be the shortest: {r:?}");
         // The first proof came within the solve's nodes.
         let first: u64 = r[7].parse().expect("first_nodes of a solved problem");
         let nodes: u64 = r[4].parse().expect("nodes");
@@ -90,13 +92,13 @@ fn plain_lines_with_a_bad_line_are_reported_and_counted() {
     let ids: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
     assert_eq!(ids, ["2", "3", "5", "6"], "{text}");
     assert_eq!(rows[0][1..3], ["mate", "1"], "{text}");
-    assert_eq!(rows[0][9], "G*1b");
+    assert_eq!(rows[0][10], "G*1b");
     assert!(rows[1][1].starts_with("error: "), "{text}");
     // Only P*1b would mate, and a pawn-drop mate is illegal.
     assert_eq!(rows[2][1], "nomate", "{text}");
     // Chess: the rook's back-rank mate.
     assert_eq!(rows[3][1..3], ["mate", "1"], "{text}");
-    assert_eq!(rows[3][9], "a1a8");
+    assert_eq!(rows[3][10], "a1a8");
     assert!(
         text.contains("# problems 4: mate 2 nomate 1 unknown 0 error 1"),
         "{text}"
@@ -161,7 +163,7 @@ fn first_proof_stops_after_the_first_proof() {
         let first_nodes: u64 = q[7].parse().expect("first_nodes");
         assert!(first_nodes <= nodes_first, "{q:?}");
         assert!(nodes_first < nodes_full, "{f:?} {q:?}");
-        assert_eq!(q[9].split_whitespace().count().to_string(), q[2], "{q:?}");
+        assert_eq!(q[10].split_whitespace().count().to_string(), q[2], "{q:?}");
     }
 }
 

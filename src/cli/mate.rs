@@ -9,8 +9,10 @@
 //! the attacker's king (the tsume convention). Chess problems are solved with checks only.
 //!
 //! Output (stdout, or `--out FILE` written atomically): a header, then per problem
-//! `id result plies expected nodes ms hashfull first_nodes first_ms pv` tab-separated (`first_*`:
-//! when the root was first proven, before the shortest-mate search; `-` when it was not), where
+//! `id result plies expected nodes ms hashfull first_nodes first_ms shortest pv` tab-separated
+//! (`first_*`: when the root was first proven, before the shortest-mate search; `-` when it was
+//! not; `shortest`: `yes` when the search showed that no shorter mate exists, `no` when its
+//! budget ran out first, `-` without a mate), where
 //! result is `mate`, `nomate` (proven), `unknown` (out of budget) or `error: …` (a line that is
 //! not a problem: reported and counted, never fatal); then `# ` summary lines on stdout. An unreadable file, a file without
 //! problems or an unwritable `--out` is an error with exit code 1.
@@ -60,6 +62,8 @@ struct Outcome {
     hashfull: usize,
     /// Nodes and milliseconds to the first proof of the root.
     first: Option<(u64, f64)>,
+    /// Whether the mate was shown to be the shortest.
+    shortest: bool,
     pv: String,
 }
 
@@ -130,7 +134,8 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
     Ok(())
 }
 
-const HEADER: &str = "id\tresult\tplies\texpected\tnodes\tms\thashfull\tfirst_nodes\tfirst_ms\tpv";
+const HEADER: &str =
+    "id\tresult\tplies\texpected\tnodes\tms\thashfull\tfirst_nodes\tfirst_ms\tshortest\tpv";
 
 fn progress_bar(len: usize) -> ProgressBar {
     let bar = ProgressBar::new(len as u64);
@@ -232,6 +237,7 @@ fn error_outcome(e: &str) -> Outcome {
         ms: 0.0,
         hashfull: 0,
         first: None,
+        shortest: false,
         pv: String::new(),
     }
 }
@@ -264,6 +270,7 @@ fn solve_pos<G: MateGame>(pos: &G, limits: &MateLimits) -> Outcome {
         first: report
             .first_proof
             .map(|(n, t)| (n, t.as_secs_f64() * 1000.0)),
+        shortest: report.shortest_proven,
         pv,
     }
 }
@@ -275,8 +282,13 @@ fn result_line(p: &Problem, o: &Outcome) -> String {
         .map_or(("-".to_string(), "-".to_string()), |(n, t)| {
             (n.to_string(), format!("{t:.1}"))
         });
+    let shortest = match (o.plies, o.shortest) {
+        (None, _) => "-",
+        (Some(_), true) => "yes",
+        (Some(_), false) => "no",
+    };
     format!(
-        "{}\t{}\t{}\t{}\t{}\t{:.1}\t{}\t{first_nodes}\t{first_ms}\t{}",
+        "{}\t{}\t{}\t{}\t{}\t{:.1}\t{}\t{first_nodes}\t{first_ms}\t{shortest}\t{}",
         p.id,
         o.result,
         opt(o.plies),

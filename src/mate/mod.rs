@@ -65,6 +65,14 @@ pub trait MateGame: Game {
     fn delay_group(&self, _mv: Self::Move, _or: bool) -> Option<u32> {
         None
     }
+    /// Whether `mv`, the defender's answer to a check, is a futile interposition (無駄合): a
+    /// piece put between the checker and the king only to be captured for nothing. By the
+    /// convention of mate problems it is no defence: the principal variation never plays one,
+    /// and a line ends where nothing else is left. The solver still refutes such moves in its
+    /// proofs; only the reading of the line and its length skip them.
+    fn is_futile(&self, _mv: Self::Move) -> bool {
+        false
+    }
     /// Whether the side to move has any legal move.
     fn has_legal_move(&self) -> bool {
         self.count_legal_moves() > 0
@@ -202,7 +210,9 @@ fn run<'a, G: MateGame>(
 }
 
 /// Replays `pv` from `pos` and checks it is a mate line: every move legal, every attacker move a
-/// check, the final position mate. Returns the number of plies or what is wrong.
+/// check, no defender move a futile interposition ([`MateGame::is_futile`]), the final position
+/// mate or, by the convention of mate problems, in check with only futile interpositions left.
+/// Returns the number of plies or what is wrong.
 pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, String> {
     let mut cur = pos.clone();
     for (i, &mv) in pv.iter().enumerate() {
@@ -216,13 +226,30 @@ pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, S
                 cur.move_text(mv)
             ));
         }
+        if i % 2 == 1 && cur.is_futile(mv) {
+            return Err(format!(
+                "ply {}: {} is a futile interposition",
+                i + 1,
+                cur.move_text(mv)
+            ));
+        }
         cur = cur.play(mv);
     }
     if pv.len() % 2 == 0 {
         return Err("the line ends with a defender move".into());
     }
-    if !cur.in_check() || cur.has_legal_move() {
+    if !cur.in_check() || !only_futile_answers(&cur) {
         return Err("the final position is not mate".into());
     }
     Ok(pv.len())
+}
+
+/// Whether the side to move has no legal move but futile interpositions (none at all: mate).
+pub fn only_futile_answers<G: MateGame>(pos: &G) -> bool {
+    if !pos.has_legal_move() {
+        return true;
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.iter().all(|&mv| pos.is_futile(mv))
 }

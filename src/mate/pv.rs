@@ -8,6 +8,10 @@
 //! length minus two; each success gives a shorter PV, and a failure (no mate within the bound)
 //! shows the PV is the shortest. Between evasions of equal length the PV prefers moves that are
 //! not drops, so interpositions that only lengthen the line appear only when they are needed.
+//! Futile interpositions ([`MateGame::is_futile`]) are no defence by the convention of mate
+//! problems: the PV never plays one, and it ends where only such moves are left. (The proof
+//! still refutes them, and the length the shortest-mate search bounds still counts them, so a PV
+//! that skips one is shorter than its proof and is not reported as shown to be the shortest.)
 
 use super::dfpn::{NodeResult, Solver, MAX_PLY};
 use super::table::INF;
@@ -79,8 +83,10 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
     loop {
         let or = ply.is_multiple_of(2);
         let moves = solver.node_moves(&cur, ply);
-        if moves.is_empty() {
-            // Mate at an AND node; no check at an OR node means the proof was lost.
+        // Mate at an AND node, also when only futile interpositions are left (they are no
+        // defence by the convention of mate problems); no check at an OR node means the proof
+        // was lost.
+        if moves.is_empty() || (!or && moves.iter().all(|&mv| cur.is_futile(mv))) {
             return if or { None } else { Some(line) };
         }
         if ply >= MAX_PLY {
@@ -122,6 +128,9 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
                 .filter(|(_, _, r)| r.pn == 0)
                 .min_by_key(|(_, _, r)| r.len)
         } else {
+            // Every evasion is proven above (the proof needs them all); the line follows only
+            // those that are a defence.
+            scored.retain(|(mv, _, _)| !cur.is_futile(*mv));
             longest_defence(solver, &cur, ply, &scored)
         };
         let (mv, child, _) = best?;

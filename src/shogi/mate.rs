@@ -107,6 +107,16 @@ impl MateGame for ShogiPos {
         }
     }
 
+    fn is_futile(&self, mv: Move) -> bool {
+        // The delay group's rule: a drop between a distant checker and the king that nothing of
+        // the defender's guards (the king included) and that gives no check: the checker takes
+        // it and checks on from one step closer. A drop the king guards is a defence even when
+        // the capture there is protected: another piece may have to take it, as in the miniosl
+        // problem A2-3 (B*3c R*2b 2c2b+: the lance mates, the bishop's capture would not), which
+        // a rule counting such drops as futile answered in one ply.
+        self.in_check() && self.delay_group(mv, false) == Some(FUTILE_GROUP)
+    }
+
     fn has_legal_move(&self) -> bool {
         movegen::has_legal_move(self.board())
     }

@@ -124,8 +124,9 @@ impl Model {
 fn zero_tables<G: Game, F: FeatureSet<G>>(learned: &Learned, params: &[i32]) -> Vec<bool> {
     crate::eval::param_ranges::<G, F>()
         .iter()
-        .map(|&(_, a, b)| {
-            let is_learned = learned.tables.iter().any(|t| t.1 == a && t.2 == b);
+        .enumerate()
+        .map(|(t, &(_, a, b))| {
+            let is_learned = learned.mask.get(t).copied().unwrap_or(true);
             !is_learned && params.get(a..b).is_some_and(|p| p.iter().all(|&v| v == 0))
         })
         .collect()

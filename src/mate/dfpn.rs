@@ -63,6 +63,9 @@ struct Child<G: MateGame> {
     group: Option<u32>,
     /// Counted and searched: not waiting behind an unsettled earlier move of its group.
     active: bool,
+    /// A futile interposition ([`MateGame::is_futile`]): it must be refuted, but its length does
+    /// not count and the length bound does not apply below it.
+    futile: bool,
 }
 
 pub struct Solver<'a, G: MateGame> {
@@ -97,8 +100,17 @@ fn settled(r: &NodeResult) -> bool {
     r.pn == 0 || r.dn == 0
 }
 
+/// A proof (disproof) number sum: infinite only when a term is (a disproven child of an AND
+/// node, a proven one of an OR node); a finite sum that overflows stops just below infinity.
+/// (Sums over a DAG count shared subtrees again and again, and near a length bound they reach
+/// 2³⁰: a saturated sum read as infinite stopped the root's loop with neither number zero, and
+/// the shortest-mate search could not show that no shorter mate exists.)
 fn saturating_sum(a: u32, b: u32) -> u32 {
-    a.saturating_add(b).min(INF)
+    if a >= INF || b >= INF {
+        INF
+    } else {
+        a.saturating_add(b).min(INF - 1)
+    }
 }
 
 impl<'a, G: MateGame> Solver<'a, G> {
@@ -193,6 +205,18 @@ impl<'a, G: MateGame> Solver<'a, G> {
         self.node_limit = self.limits.0.unwrap_or(u64::MAX);
         self.time_limit = self.limits.1;
         self.aborted = self.out_of_budget();
+    }
+
+    /// Runs `f` without the length bound (below a futile interposition: it must be refuted
+    /// however long that takes, and its length does not count). The table generation stays, so
+    /// entries stored meanwhile keep their meaning: a proof is used where its length fits, a
+    /// bound's disproof where no more plies are left than it had.
+    pub fn unbounded<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let bound = self.max_ply;
+        self.max_ply = MAX_PLY;
+        let r = f(self);
+        self.max_ply = bound;
+        r
     }
 
     /// Plies allowed at `ply` under the current bound.
@@ -415,7 +439,12 @@ impl<'a, G: MateGame> Solver<'a, G> {
         for (mv, child, key) in made {
             let effect = pos.hand_effect(mv);
             let group = pos.delay_group(mv, or);
-            let (mut res, found) = self.probe_keyed(&child, key, ply + 1);
+            let futile = !or && pos.is_futile(mv);
+            let (mut res, found) = if futile {
+                self.unbounded(|s| s.probe_keyed(&child, key, ply + 1))
+            } else {
+                self.probe_keyed(&child, key, ply + 1)
+            };
             // Waiting when an earlier move of its group is not settled yet (a settled result
             // counts at once: a proven check, a disproving evasion ends the node).
             let active = settled(&res) || Self::free_to_search(&children, group);
@@ -430,7 +459,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
                         hand: self.store_mated(&child, key),
                         dep: INDEPENDENT,
                     };
-                } else if let Some(r) = self.leaf_mate(&child, key, ply + 1, or) {
+                } else if let Some(r) = if futile {
+                    self.unbounded(|s| s.leaf_mate(&child, key, ply + 1, or))
+                } else {
+                    self.leaf_mate(&child, key, ply + 1, or)
+                } {
                     res = r;
                 }
             }
@@ -441,6 +474,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 res,
                 group,
                 active,
+                futile,
             });
             if decided {
                 break;
@@ -471,7 +505,12 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     thdn.min(bound.max(c.res.dn + 1)),
                 )
             };
-            let r = self.mid(&children[best].pos, ply + 1, cthpn, cthdn);
+            let r = if children[best].futile {
+                let c = children[best].pos.clone();
+                self.unbounded(|s| s.mid(&c, ply + 1, cthpn, cthdn))
+            } else {
+                self.mid(&children[best].pos, ply + 1, cthpn, cthdn)
+            };
             children[best].res = r;
             if let (true, Some(g)) = (settled(&r), children[best].group) {
                 Self::activate(&mut children, g);
@@ -574,13 +613,18 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     r.hand = c.res.hand.proof_before(c.effect).min(hand);
                 }
             } else {
+                // Every evasion's proof hand counts; the length is the longest defence's, and
+                // futile interpositions are no defence: when only they are left the position
+                // counts as mated (length 0), as the PV ends there.
                 let mut pp = Hand::EMPTY;
-                let mut len = 0u16;
+                let mut len: Option<u16> = None;
                 for c in children {
                     pp = pp.max(&c.res.hand);
-                    len = len.max(c.res.len);
+                    if !c.futile {
+                        len = Some(len.unwrap_or(0).max(c.res.len));
+                    }
                 }
-                r.len = len.saturating_add(1);
+                r.len = len.map_or(0, |l| l.saturating_add(1));
                 r.hand = self.and_proof_hand(pos, pp, hand);
             }
         } else if dn == 0 {
@@ -627,5 +671,19 @@ impl<'a, G: MateGame> Solver<'a, G> {
             pos.legal_moves(&mut moves);
         }
         moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finite_sums_stay_finite() {
+        assert_eq!(saturating_sum(3, 4), 7);
+        assert_eq!(saturating_sum(INF - 1, INF - 1), INF - 1);
+        assert_eq!(saturating_sum(INF / 2 + 1, INF / 2 + 1), INF - 1);
+        assert_eq!(saturating_sum(INF, 0), INF);
+        assert_eq!(saturating_sum(5, INF), INF);
     }
 }

@@ -9,9 +9,9 @@
 //! shows the PV is the shortest. Between evasions of equal length the PV prefers moves that are
 //! not drops, so interpositions that only lengthen the line appear only when they are needed.
 //! Futile interpositions ([`MateGame::is_futile`]) are no defence by the convention of mate
-//! problems: the PV never plays one, and it ends where only such moves are left. (The proof
-//! still refutes them, and the length the shortest-mate search bounds still counts them, so a PV
-//! that skips one is shorter than its proof and is not reported as shown to be the shortest.)
+//! problems: the PV never plays one, and it ends where only such moves are left. The proof still
+//! refutes them (without the length bound below them), but the solver's lengths do not count
+//! them, so the bound the shortest-mate search tightens is the length of such a PV.
 
 use super::dfpn::{NodeResult, Solver, MAX_PLY};
 use super::table::INF;
@@ -96,7 +96,11 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
         let mut scored = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let child = cur.play(mv);
-            let r = solver.probe(&child, ply + 1);
+            let r = if !or && cur.is_futile(mv) {
+                solver.unbounded(|s| s.probe(&child, ply + 1))
+            } else {
+                solver.probe(&child, ply + 1)
+            };
             scored.push((mv, child, r));
         }
         if or && scored.iter().all(|(_, _, r)| r.pn != 0) {
@@ -113,9 +117,13 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
             }
         }
         if !or {
-            for (_, child, r) in scored.iter_mut() {
+            for (mv, child, r) in scored.iter_mut() {
                 if r.pn != 0 {
-                    *r = solver.mid(child, ply + 1, INF, INF);
+                    *r = if cur.is_futile(*mv) {
+                        solver.unbounded(|s| s.mid(child, ply + 1, INF, INF))
+                    } else {
+                        solver.mid(child, ply + 1, INF, INF)
+                    };
                     if r.pn != 0 {
                         return None;
                     }

@@ -3,7 +3,9 @@
 //! * TreeStrap's backup, on positions whose bounds come from a search with a known linear
 //!   evaluation (chess material), moves random weights towards that evaluation's weights;
 //! * a run killed after a checkpoint and resumed ends bit-identical to an uninterrupted run, and
-//!   `--threads 2` learns exactly what one thread learns.
+//!   `--threads 2` learns exactly what one thread learns;
+//! * `--table-eta` sets one table's step size and no other's;
+//! * `--average` writes averaged weights, which resume exactly.
 
 use kishi::chess::features::{ChessFeatures, DEFAULT_MATERIAL, WEIGHT_UNIT};
 use kishi::chess::ChessPos;
@@ -145,7 +147,7 @@ fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
     };
     let (d0, e0) = (dist(&model), error(&model, &mut buf, &mut feats));
     let mut ts = TrainingSearch::new(2);
-    let mut backup = Backup::new(&learned, 3e-6, 2000, 1);
+    let mut backup = Backup::new(&learned, vec![3e-6; learned.tables.len()], 2000, 1);
     let mut delta = vec![0.0; learned.n_local];
     let mut updated = 0;
     for _pass in 0..5 {
@@ -279,6 +281,91 @@ fn a_killed_run_resumes_exactly_and_threads_do_not_change_the_result() {
     }
 }
 
+/// All parameters of a chess weight file.
+fn params_of(path: &Path) -> Vec<i32> {
+    let w = Weights::load::<ChessPos, ChessFeatures>(path, kishi::eval::Verify::All)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    ChessFeatures::fold(&w).expect("foldable")
+}
+
+#[test]
+fn table_eta_sets_one_tables_step_size_only() {
+    let r = Learned::table_ranges::<ChessPos, ChessFeatures>();
+    assert_eq!((r[0].0.as_str(), r[0].1), ("material", 0));
+    let m_end = r[0].2;
+    let base = tmpdir("teta-base");
+    finish(learn(&base, &["--games", "4"]));
+    // The same rate given per table (by letter): the same weights.
+    let same = tmpdir("teta-same");
+    finish(learn(&same, &["--games", "4", "--table-eta", "a=3e-7"]));
+    // A vanishing rate for the piece values: they keep their random start, the rest learns.
+    let frozen = tmpdir("teta-frozen");
+    finish(learn(
+        &frozen,
+        &["--games", "4", "--table-eta", "material=1e-30"],
+    ));
+
+    let (b0, b1) = (
+        params_of(&base.join("initial.kwt")),
+        params_of(&base.join("weights.kwt")),
+    );
+    assert_ne!(b0[..m_end], b1[..m_end], "material learns at --eta");
+    assert_eq!(b1, params_of(&same.join("weights.kwt")));
+    let (f0, f1) = (
+        params_of(&frozen.join("initial.kwt")),
+        params_of(&frozen.join("weights.kwt")),
+    );
+    assert_eq!(f0, b0, "same random start");
+    assert_eq!(f0[..m_end], f1[..m_end], "material did not move");
+    assert_ne!(f0[m_end..], f1[m_end..], "the other tables learned");
+    for d in [base, same, frozen] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
+#[test]
+fn averaged_weights_are_written_and_resume_exactly() {
+    // --average 1 is no averaging: the averaged file plays the current weights.
+    let one = tmpdir("avg-one");
+    finish(learn(&one, &["--games", "4", "--average", "1"]));
+    assert_eq!(
+        params_of(&one.join("weights_avg.kwt")),
+        params_of(&one.join("weights.kwt"))
+    );
+    // A longer average differs from the current weights (a mean of the two batches' weights)
+    // and is the same when the run stops after 4 games and resumes to 8.
+    let whole = tmpdir("avg-whole");
+    finish(learn(&whole, &["--games", "8", "--average", "100"]));
+    let avg = params_of(&whole.join("weights_avg.kwt"));
+    assert_ne!(avg, params_of(&whole.join("weights.kwt")));
+    assert_ne!(avg, params_of(&whole.join("initial.kwt")));
+    let cut = tmpdir("avg-cut");
+    finish(learn(&cut, &["--games", "4", "--average", "100"]));
+    finish(learn(
+        &cut,
+        &["--games", "8", "--average", "100", "--resume"],
+    ));
+    for f in ["weights_avg.kwt", "weights.kwt", "checkpoint.bin"] {
+        assert!(read(&whole.join(f)) == read(&cut.join(f)), "{f} differs");
+    }
+    // The averaging is part of the settings a resume checks.
+    let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args(["learn", "treestrap", "--game", "chess", "--resume", "--out"])
+        .arg(&cut)
+        .args(["--games", "10", "--depth", "2", "--max-plies", "24"])
+        .args(["--checkpoint-every", "2", "--hash", "1", "--eta", "3e-7"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("other settings"),
+        "{err}"
+    );
+    for d in [one, whole, cut] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 #[test]
 fn bad_arguments_are_errors() {
     let d = tmpdir("bad");
@@ -287,6 +374,11 @@ fn bad_arguments_are_errors() {
         vec!["--eta", "-1"],
         vec!["--openings", "/nonexistent/book.epd"],
         vec!["--tables", "nosuch"],
+        vec!["--table-eta", "material"],
+        vec!["--table-eta", "material=-1"],
+        vec!["--table-eta", "material=x"],
+        // A table that is not learned (chess learns A, B, C by default).
+        vec!["--tables", "a", "--table-eta", "kp=1e-8"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
             .args(["learn", "treestrap", "--game", "chess", "--out"])

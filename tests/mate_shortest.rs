@@ -29,5 +29,9 @@ fn zukou_094_is_shown_shortest() {
         panic!("{:?}", report.result)
     };
     assert_eq!(pv.len(), 23);
-    assert!(report.shortest_proven, "not shown shortest ({} nodes)", report.nodes);
+    assert!(
+        report.shortest_proven,
+        "not shown shortest ({} nodes)",
+        report.nodes
+    );
 }

@@ -99,6 +99,12 @@ impl Learned {
         usize::MAX
     }
 
+    /// The learned table (index into `tables`) a local weight belongs to.
+    #[inline]
+    pub fn table_of(&self, local: usize) -> usize {
+        self.tables.iter().rposition(|t| local >= t.3).unwrap_or(0)
+    }
+
     /// Whether L1 applies to a local weight (every table but the piece values).
     pub fn is_regularized(&self, local: usize) -> bool {
         !self

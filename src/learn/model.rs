@@ -95,16 +95,24 @@ impl Model {
         s / self.scale as f64
     }
 
-    /// Adds `step`·count·scale to every feature's weight (a step of `step` = η·δ in evaluation
-    /// units), mirrors the rounding into `params`, and adds the change to `delta` (the game's
-    /// total, local index).
-    pub fn apply(&mut self, feats: &[(u32, i32)], step: f64, learned: &Learned, delta: &mut [f64]) {
-        let k = step * self.scale as f64;
+    /// Adds η_t·`d`·count·scale to every feature's weight (a step of η_t·δ in evaluation units,
+    /// η_t the rate of the feature's learned table, `etas` in `learned.tables` order), mirrors the
+    /// rounding into `params`, and adds the change to `delta` (the game's total, local index).
+    pub fn apply(
+        &mut self,
+        feats: &[(u32, i32)],
+        d: f64,
+        etas: &[f64],
+        learned: &Learned,
+        delta: &mut [f64],
+    ) {
+        let scale = self.scale as f64;
         for &(l, c) in feats {
-            let d = k * c as f64;
             let l = l as usize;
-            self.theta[l] += d;
-            delta[l] += d;
+            let k = etas[learned.table_of(l)] * d * scale;
+            let x = k * c as f64;
+            self.theta[l] += x;
+            delta[l] += x;
             self.params[learned.global(l)] = quantise(self.theta[l]);
         }
     }

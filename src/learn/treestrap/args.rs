@@ -4,6 +4,7 @@
 //! that differ only in which nodes move towards which target; everything else (games, search,
 //! files) is shared and their runs are compared at equal game counts.
 
+use crate::learn::learned::Learned;
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use std::path::PathBuf;
 
@@ -63,6 +64,15 @@ struct Cli {
     /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
     #[arg(long, value_name = "ETA")]
     eta: Option<f64>,
+    /// per-table step sizes that replace --eta for those tables, e.g. `material=3e-11` (shogi's
+    /// piece values count 32 per piece, so at KP's η they move a thousand times faster)
+    #[arg(long, value_name = "TABLE=ETA[,..]")]
+    table_eta: Option<String>,
+    /// also write weights averaged over about the last N games (weights_avg.kwt and
+    /// weights_avg_<N>.kwt snapshots; the games are still played with the current weights):
+    /// self-play updates are noisy from game to game, and an average plays better (0 = off)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    average: u64,
     /// TD-Leaf's λ
     #[arg(long, value_name = "L", default_value_t = 0.7)]
     lambda: f64,
@@ -126,6 +136,10 @@ pub struct SelfPlayArgs {
     pub depth: i32,
     pub min_depth: i32,
     pub eta: f64,
+    /// (table name or letter, η) that replace `eta` for those tables.
+    pub table_eta: Vec<(String, f64)>,
+    /// Games the averaged weights reach back (0: none are kept).
+    pub average: u64,
     pub lambda: f64,
     pub tables: Vec<String>,
     pub init_range: i32,
@@ -189,6 +203,24 @@ impl SelfPlayArgs {
         if !(eta > 0.0 && eta.is_finite()) {
             return Err("--eta must be a positive number".into());
         }
+        let mut table_eta = Vec::new();
+        for item in c.table_eta.as_deref().unwrap_or("").split(',') {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let (name, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("--table-eta: '{item}' is not TABLE=ETA"))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("--table-eta: '{v}' is not a number"))?;
+            if !(v > 0.0 && v.is_finite()) {
+                return Err(format!("--table-eta: {name}'s η must be a positive number"));
+            }
+            table_eta.push((name.trim().to_string(), v));
+        }
         if !(0.0..=1.0).contains(&c.lambda) {
             return Err("--lambda must be in [0, 1]".into());
         }
@@ -237,6 +269,8 @@ impl SelfPlayArgs {
             depth: c.depth,
             min_depth: c.min_depth,
             eta,
+            table_eta,
+            average: c.average,
             lambda: c.lambda,
             tables: tables.split(',').map(|s| s.trim().to_string()).collect(),
             init_range: c.init_range,
@@ -259,7 +293,7 @@ impl SelfPlayArgs {
     /// `--threads`, `--snapshots`, `--quiet` may change; so may the opening file's path, not its
     /// content, which is fingerprinted by `run`).
     pub fn fingerprint(&self) -> String {
-        format!(
+        let mut f = format!(
             "{} {} depth={} min_depth={} eta={:e} lambda={} tables={} init_range={} seed={} random_plies={} max_plies={} cap={} batch={} hash={} every={}",
             self.variant.name(),
             self.game,
@@ -276,6 +310,59 @@ impl SelfPlayArgs {
             self.batch,
             self.hash_mb,
             self.checkpoint_every
-        )
+        );
+        // Only when set, so that the checkpoints of runs from before the option still resume.
+        if !self.table_eta.is_empty() {
+            f.push_str(&format!(" table_eta={}", self.table_eta_text()));
+        }
+        if self.average > 0 {
+            f.push_str(&format!(" average={}", self.average));
+        }
+        f
+    }
+
+    /// `--table-eta` as given (names as typed, η in `{:e}`).
+    pub fn table_eta_text(&self) -> String {
+        self.table_eta
+            .iter()
+            .map(|(n, v)| format!("{n}={v:e}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The η of each learned table, in `learned.tables` order: `--table-eta`'s where it names the
+    /// table (by name or letter), `--eta` otherwise. A name that is not a learned table is an
+    /// error (a typo would otherwise silently leave the table at `--eta`).
+    pub fn table_etas(&self, learned: &Learned) -> Result<Vec<f64>, String> {
+        // The letter of a learned table is its position among all the feature set's tables.
+        let letters: Vec<char> = learned
+            .mask
+            .iter()
+            .enumerate()
+            .filter(|(_, &m)| m)
+            .map(|(k, _)| (b'A' + k as u8) as char)
+            .collect();
+        let mut etas = vec![self.eta; learned.tables.len()];
+        for (name, v) in &self.table_eta {
+            let j = learned
+                .tables
+                .iter()
+                .enumerate()
+                .position(|(j, t)| {
+                    t.0.eq_ignore_ascii_case(name)
+                        || letters
+                            .get(j)
+                            .is_some_and(|l| name.eq_ignore_ascii_case(&l.to_string()))
+                })
+                .ok_or_else(|| {
+                    let names: Vec<&str> = learned.tables.iter().map(|t| t.0.as_str()).collect();
+                    format!(
+                        "--table-eta: '{name}' is not a learned table (learned: {})",
+                        names.join(", ")
+                    )
+                })?;
+            etas[j] = *v;
+        }
+        Ok(etas)
     }
 }

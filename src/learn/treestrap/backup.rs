@@ -43,7 +43,8 @@ pub fn target(score: i32, cap: i32) -> f64 {
 /// Scratch buffers and settings of a game's backups.
 pub struct Backup<'a> {
     pub learned: &'a Learned,
-    pub eta: f64,
+    /// η of each learned table (`learned.tables` order).
+    pub etas: Vec<f64>,
     pub cap: i32,
     pub min_depth: i32,
     buf: Vec<(u32, i32)>,
@@ -51,10 +52,10 @@ pub struct Backup<'a> {
 }
 
 impl<'a> Backup<'a> {
-    pub fn new(learned: &'a Learned, eta: f64, cap: i32, min_depth: i32) -> Self {
+    pub fn new(learned: &'a Learned, etas: Vec<f64>, cap: i32, min_depth: i32) -> Self {
         Backup {
             learned,
-            eta,
+            etas,
             cap,
             min_depth,
             buf: Vec::new(),
@@ -124,7 +125,7 @@ impl<'a> Backup<'a> {
             }
         }
         for (feats, d) in &steps {
-            model.apply(feats, self.eta * d, self.learned, delta);
+            model.apply(feats, *d, &self.etas, self.learned, delta);
         }
         stats
     }
@@ -142,7 +143,7 @@ impl<'a> Backup<'a> {
         let d = self.error::<G, F>(model, root, Some(v), Some(v), &mut stats);
         if d != 0.0 {
             let feats = std::mem::take(&mut self.feats);
-            model.apply(&feats, self.eta * d, self.learned, delta);
+            model.apply(&feats, d, &self.etas, self.learned, delta);
             self.feats = feats;
         }
         stats
@@ -195,7 +196,7 @@ impl TdLeaf {
         &mut self,
         model: &mut Model,
         v: f64,
-        eta: f64,
+        etas: &[f64],
         learned: &Learned,
         delta: &mut [f64],
         stats: &mut BackupStats,
@@ -211,9 +212,10 @@ impl TdLeaf {
         }
         stats.nodes_updated += 1;
         // The trace holds Σ λ^k ∇H in count units.
-        let k = eta * d * model.scale as f64;
+        let scale = model.scale as f64;
         for &l in &self.touched {
             let li = l as usize;
+            let k = etas[learned.table_of(li)] * d * scale;
             let step = k * self.trace[li];
             model.theta[li] += step;
             delta[li] += step;

@@ -1,6 +1,10 @@
 //! The self-play driver: batches of games played from the same weights (in parallel on
 //! `--threads`), their changes summed in game order and applied, and at every checkpoint a
 //! metrics line, the weight file and an atomic checkpoint; `--resume` continues exactly.
+//! With `--average N` the driver also keeps a running average of the weights (a mean until N
+//! games, then exponential with time constant N) and writes it beside them: one game's updates
+//! move shogi's piece values by tens, and a snapshot of such noisy weights plays at random
+//! strength, however well the run learns on average.
 //!
 //! Determinism: a game depends only on the weights at the start of its batch, its index and the
 //! settings (`selfplay`), and a batch's changes are summed in game order, so a run's weights are
@@ -97,6 +101,8 @@ pub fn run<G: Game, F: FeatureSet<G>>(
     let dir = &args.out;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let learned = Learned::select::<G, F>(&args.tables, false)?;
+    // Checked before any game: a wrong table name is an error, not a silent --eta.
+    args.table_etas(&learned)?;
     let (book, book_text): (Vec<GameHistory<G>>, String) = match &args.openings {
         Some(p) => (
             openings::load::<G>(p)?,
@@ -113,7 +119,7 @@ pub fn run<G: Game, F: FeatureSet<G>>(
     let ckpt_path = dir.join("checkpoint.bin");
     let metrics_path = dir.join("metrics.jsonl");
     let resuming = args.resume && ckpt_path.exists();
-    let (mut model, mut done, mut lines) = if resuming {
+    let (mut model, mut avg, mut done, mut lines) = if resuming {
         let c = Checkpoint::read(&ckpt_path)?;
         if c.fingerprint != fingerprint {
             return Err(format!(
@@ -122,9 +128,14 @@ pub fn run<G: Game, F: FeatureSet<G>>(
                 c.fingerprint
             ));
         }
-        if c.shadow.len() != learned.n_local || c.params.len() != F::num_params() {
+        // With --average the averaged weights follow the current ones in the shadow vector
+        // (the fingerprint names --average, so the length is known).
+        let n_shadow = learned.n_local * if args.average > 0 { 2 } else { 1 };
+        if c.shadow.len() != n_shadow || c.params.len() != F::num_params() {
             return Err(format!("{}: wrong number of weights", ckpt_path.display()));
         }
+        let mut theta = c.shadow;
+        let avg = theta.split_off(learned.n_local);
         truncate_lines(&metrics_path, c.metrics_lines)?;
         let _ = writeln!(
             out,
@@ -132,7 +143,8 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             c.iteration
         );
         (
-            Model::from_theta::<G, F>(&learned, c.shadow),
+            Model::from_theta::<G, F>(&learned, theta),
+            avg,
             c.iteration as u64,
             c.metrics_lines,
         )
@@ -144,7 +156,12 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         let m = Model::random::<G, F>(&learned, args.init_range, args.seed);
         m.weights::<G, F>(&provenance::<G, F>(args, 0))?
             .write(&dir.join("initial.kwt"))?;
-        (m, 0, 0)
+        let avg = if args.average > 0 {
+            m.theta.clone()
+        } else {
+            Vec::new()
+        };
+        (m, avg, 0, 0)
     };
     let _ = writeln!(
         out,
@@ -177,6 +194,14 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         }
         model.add(&sum, &learned);
         done += n;
+        if args.average > 0 {
+            // A running mean until `average` games are played, then an exponential one with
+            // that time constant, so the start's random weights fade out.
+            let a = n as f64 / done.min(args.average).max(n) as f64;
+            for (m, &t) in avg.iter_mut().zip(&model.theta) {
+                *m += a * (t - *m);
+            }
+        }
         bar.set_position(done);
         if done % args.checkpoint_every == 0 || done >= args.games {
             let secs = t0.elapsed().as_secs_f64();
@@ -189,13 +214,21 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             if args.snapshots.contains(&done) {
                 w.write(&dir.join(format!("weights_{done}.kwt")))?;
             }
+            if args.average > 0 {
+                let wa = Model::from_theta::<G, F>(&learned, avg.clone())
+                    .weights::<G, F>(&provenance_avg::<G, F>(args, done))?;
+                wa.write(&dir.join("weights_avg.kwt"))?;
+                if args.snapshots.contains(&done) {
+                    wa.write(&dir.join(format!("weights_avg_{done}.kwt")))?;
+                }
+            }
             Checkpoint {
                 iteration: done as u32,
                 rng: 0,
                 metrics_lines: lines,
                 fingerprint: fingerprint.clone(),
                 params: model.params.clone(),
-                shadow: model.theta.clone(),
+                shadow: model.theta.iter().chain(&avg).copied().collect(),
                 best: BestSoFar::default(),
                 last: [0.0; 3],
             }
@@ -335,7 +368,7 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
 
 /// The provenance block of the weight files (deterministic: no clock).
 fn provenance<G: Game, F: FeatureSet<G>>(args: &SelfPlayArgs, games: u64) -> String {
-    let v = serde_json::json!({
+    let mut v = serde_json::json!({
         "learner": "kishi",
         "method": args.variant.name(),
         "game": G::NAME,
@@ -356,6 +389,18 @@ fn provenance<G: Game, F: FeatureSet<G>>(args: &SelfPlayArgs, games: u64) -> Str
         "openings": args.openings.as_ref().map(|p| p.display().to_string()),
         "games": games,
     });
+    // Only when set: the files of runs without per-table rates keep their provenance.
+    if !args.table_eta.is_empty() {
+        v["hyper_parameters"]["table_eta"] = serde_json::Value::String(args.table_eta_text());
+    }
+    v.to_string()
+}
+
+/// The provenance of the averaged weights: the run's, with the averaging named.
+fn provenance_avg<G: Game, F: FeatureSet<G>>(args: &SelfPlayArgs, games: u64) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&provenance::<G, F>(args, games)).unwrap_or_default();
+    v["averaged_over_games"] = serde_json::Value::from(args.average);
     v.to_string()
 }
 

@@ -73,12 +73,13 @@ pub fn play<G: Game, F: FeatureSet<G>>(
     index: u64,
     search: &mut TrainingSearch,
 ) -> Result<GameOut, String> {
+    let etas = args.table_etas(learned)?;
     let mut model = start.clone();
     let mut out = GameOut {
         delta: vec![0.0; learned.n_local],
         ..Default::default()
     };
-    let mut backup = Backup::new(learned, args.eta, args.score_cap, args.min_depth);
+    let mut backup = Backup::new(learned, etas.clone(), args.score_cap, args.min_depth);
     let mut td =
         (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
     let mut hist = opening(openings, args, index);
@@ -111,7 +112,7 @@ pub fn play<G: Game, F: FeatureSet<G>>(
                         -1.0
                     };
                     let v = sign * target(r.score, args.score_cap);
-                    td.target(&mut model, v, args.eta, learned, &mut out.delta, &mut s);
+                    td.target(&mut model, v, &etas, learned, &mut out.delta, &mut s);
                     let (f, h) = backup.first_view::<G, F>(&model, &r.leaf);
                     td.leaf(&f, h);
                 }
@@ -129,7 +130,7 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         td.target(
             &mut model,
             res as f64 * cap,
-            args.eta,
+            &etas,
             learned,
             &mut out.delta,
             &mut s,

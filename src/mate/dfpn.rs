@@ -506,8 +506,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 )
             };
             let r = if children[best].futile {
-                let c = children[best].pos.clone();
-                self.unbounded(|s| s.mid(&c, ply + 1, cthpn, cthdn))
+                self.unbounded(|s| s.mid(&children[best].pos, ply + 1, cthpn, cthdn))
             } else {
                 self.mid(&children[best].pos, ply + 1, cthpn, cthdn)
             };

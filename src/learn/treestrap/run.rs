@@ -154,7 +154,7 @@ pub fn run<G: Game, F: FeatureSet<G>>(
                 .map_err(|e| format!("{}: {e}", metrics_path.display()))?;
         }
         let m = Model::random::<G, F>(&learned, args.init_range, args.seed);
-        m.weights::<G, F>(&provenance::<G, F>(args, 0))?
+        m.weights::<G, F>(&provenance::<G, F>(args, 0, false))?
             .write(&dir.join("initial.kwt"))?;
         let avg = if args.average > 0 {
             m.theta.clone()
@@ -208,7 +208,7 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             let line = metrics_line::<G, F>(args, done, &window, &model, secs);
             append_line(&metrics_path, &line)?;
             lines += 1;
-            let prov = provenance::<G, F>(args, done);
+            let prov = provenance::<G, F>(args, done, false);
             let w = model.weights::<G, F>(&prov)?;
             w.write(&dir.join("weights.kwt"))?;
             if args.snapshots.contains(&done) {
@@ -216,7 +216,7 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             }
             if args.average > 0 {
                 let wa = Model::from_theta::<G, F>(&learned, avg.clone())
-                    .weights::<G, F>(&provenance_avg::<G, F>(args, done))?;
+                    .weights::<G, F>(&provenance::<G, F>(args, done, true))?;
                 wa.write(&dir.join("weights_avg.kwt"))?;
                 if args.snapshots.contains(&done) {
                     wa.write(&dir.join(format!("weights_avg_{done}.kwt")))?;
@@ -366,8 +366,13 @@ fn metrics_line<G: Game, F: FeatureSet<G>>(
     })
 }
 
-/// The provenance block of the weight files (deterministic: no clock).
-fn provenance<G: Game, F: FeatureSet<G>>(args: &SelfPlayArgs, games: u64) -> String {
+/// The provenance block of the weight files (deterministic: no clock); `averaged`: the block of
+/// the averaged weights, which names the averaging.
+fn provenance<G: Game, F: FeatureSet<G>>(
+    args: &SelfPlayArgs,
+    games: u64,
+    averaged: bool,
+) -> String {
     let mut v = serde_json::json!({
         "learner": "kishi",
         "method": args.variant.name(),
@@ -393,14 +398,9 @@ fn provenance<G: Game, F: FeatureSet<G>>(args: &SelfPlayArgs, games: u64) -> Str
     if !args.table_eta.is_empty() {
         v["hyper_parameters"]["table_eta"] = serde_json::Value::String(args.table_eta_text());
     }
-    v.to_string()
-}
-
-/// The provenance of the averaged weights: the run's, with the averaging named.
-fn provenance_avg<G: Game, F: FeatureSet<G>>(args: &SelfPlayArgs, games: u64) -> String {
-    let mut v: serde_json::Value =
-        serde_json::from_str(&provenance::<G, F>(args, games)).unwrap_or_default();
-    v["averaged_over_games"] = serde_json::Value::from(args.average);
+    if averaged {
+        v["averaged_over_games"] = serde_json::Value::from(args.average);
+    }
     v.to_string()
 }
 

@@ -101,9 +101,14 @@ fn material_params(values: [[i32; 5]; 2]) -> Vec<i32> {
 }
 
 /// Positions of short random games from the book, labelled with the quiescence score of the
-/// material-only evaluation `target` (the teacher), written as EPD.
+/// material-only evaluation with the default piece values (the teacher), written as EPD.
 fn write_labelled(path: &Path, n_games: usize, seed: u64) {
-    let target = material_params(DEFAULT_MATERIAL);
+    write_labelled_by(path, n_games, seed, DEFAULT_MATERIAL)
+}
+
+/// As `write_labelled`, with the teacher's piece values given.
+fn write_labelled_by(path: &Path, n_games: usize, seed: u64, values: [[i32; 5]; 2]) {
+    let target = material_params(values);
     let w = Weights::from_params::<ChessPos, ChessFeatures>(&target, "{}").unwrap();
     let eval = LinearEval::<ChessPos, ChessFeatures>::new(Arc::new(w));
     let mut searcher = LeafSearcher::new(SearchParams::learner(), 1);
@@ -274,6 +279,42 @@ fn piece_values_move_to_the_teachers_and_a_resumed_run_is_exact() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("other settings"));
+}
+
+#[test]
+fn best_kwt_keeps_the_weights_of_the_lowest_test_loss() {
+    // Training positions labelled by the default piece values, test positions by the starting
+    // ones: every step towards the training labels raises the test loss, so the best weights are
+    // the start's (a sentinel that a negated loss always beat once made best.kwt the last).
+    let d = tmpdir("best");
+    let (data, test) = (d.join("train.epd"), d.join("test.epd"));
+    let start_values = [[300; 5]; 2];
+    write_labelled(&data, 60, 1);
+    write_labelled_by(&test, 10, 2, start_values);
+    let start = material_params(start_values);
+    let init = d.join("init.kwt");
+    Weights::from_params::<ChessPos, ChessFeatures>(&start, "{}")
+        .unwrap()
+        .write(&init)
+        .unwrap();
+    let out = d.join("run");
+    ok(&texel(&out, &data, &test, &init, &["--iterations", "3"]));
+    let metrics = std::fs::read_to_string(out.join("metrics.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = metrics
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let losses: Vec<f64> = lines
+        .iter()
+        .map(|v| v["test_loss"].as_f64().unwrap())
+        .collect();
+    assert!(
+        losses[1..].iter().all(|&l| l > losses[0]),
+        "the test loss should rise from the start: {losses:?}"
+    );
+    assert_eq!(lines[3]["best_iteration"].as_u64(), Some(0), "{metrics}");
+    assert_eq!(material_of(&out.join("best.kwt")), start[..10].to_vec());
+    assert_ne!(material_of(&out.join("weights.kwt")), start[..10].to_vec());
 }
 
 #[test]

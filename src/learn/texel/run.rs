@@ -163,7 +163,13 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         model
             .weights::<G, F>(&provenance::<G, F>(args, 0, None))?
             .write(&dir.join("initial.kwt"))?;
-        (model, Adam::new(n, args.lr), 0, 0, BestSoFar::default())
+        // `BestSoFar`'s default marks "nothing measured" with a negative agreement, but this
+        // learner stores a negated loss, which is always negative: its "nothing yet" is −∞.
+        let nothing_yet = BestSoFar {
+            agreement: f64::NEG_INFINITY,
+            ..BestSoFar::default()
+        };
+        (model, Adam::new(n, args.lr), 0, 0, nothing_yet)
     };
     let _ = writeln!(
         out,
@@ -207,7 +213,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             tr_fit.loss
         };
         last_test = measure;
-        if best.agreement < 0.0 || -measure > best.agreement {
+        if -measure > best.agreement {
             best = BestSoFar {
                 agreement: -measure,
                 updates: done,

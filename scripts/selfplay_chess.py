@@ -26,7 +26,8 @@ when both sides' scores agree it is lost by --resign centipawns for 3 moves).
 
 Output of `run` (in --dir): games-w<i>.txt, one game a line,
     <result> <plies> fen <start FEN> moves <uci> ...
-(the start is the standard position; the moves include the opening and the random plies), and
+(the start is the book line's start, the standard position for a line given as moves; the moves
+include the opening and the random plies), and
 run.json (the settings; a second run with other settings is refused).  A game that ends by a
 crash, an illegal move or a time-out is not written; three in a row stop the worker.
 """
@@ -54,8 +55,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = ["nodes", "random_plies", "seed", "book", "max_plies", "resign", "options", "workers"]
 
 
-def game_start(g: int, args, openings) -> list:
-    """The opening moves of game g: a book line, then seeded random legal plies."""
+def game_start(g: int, args, openings) -> tuple:
+    """The start FEN and opening moves of game g: a book line, then seeded random legal plies."""
     op = openings[(g * 7919 + args.seed) % len(openings)]
     board = chess.Board(op.start)
     moves = list(op.moves)
@@ -69,7 +70,7 @@ def game_start(g: int, args, openings) -> list:
         mv = rng.choice(legal)
         board.push(mv)
         moves.append(mv.uci())
-    return moves
+    return op.start, moves
 
 
 def finished(path: str) -> int:
@@ -102,7 +103,7 @@ def worker(w: int, args, counter) -> None:
     openings = load_openings(args.book, "chess")
     path = os.path.join(args.dir, f"games-w{w}.txt")
     done = finished(path)
-    mine = [g for g in range(w, args.games, args.workers)]
+    mine = list(range(w, args.games, args.workers))
     opts = parse_options(args.option)
     engines = [UCIEngine(args.engine, opts, name=f"kishi-{s}") for s in range(2)]
     for e in engines:
@@ -113,8 +114,8 @@ def worker(w: int, args, counter) -> None:
     with open(path, "a") as out:
         for g in mine[done:]:
             while True:
-                start = game_start(g, args, openings)
-                res = play_chess_game(engines, chess.STARTING_FEN, start, tc, adj, game_tag=("g", g))
+                fen, start = game_start(g, args, openings)
+                res = play_chess_game(engines, fen, start, tc, adj, game_tag=("g", g))
                 if res.termination in ("normal", "adjudication"):
                     break
                 failures += 1
@@ -127,7 +128,7 @@ def worker(w: int, args, counter) -> None:
                     e.start()
             failures = 0
             moves = start + [m["move"] for m in res.moves]
-            out.write(f"{res.result} {len(moves)} fen {chess.STARTING_FEN} moves {' '.join(moves)}\n")
+            out.write(f"{res.result} {len(moves)} fen {fen} moves {' '.join(moves)}\n")
             out.flush()
             os.fsync(out.fileno())
             with counter.get_lock():
@@ -137,6 +138,15 @@ def worker(w: int, args, counter) -> None:
 
 
 def cmd_run(args) -> int:
+    # Refuse a bad book or engine before anything is written or any worker starts.
+    try:
+        load_openings(args.book, "chess")
+    except (OSError, ValueError) as e:
+        print(f"selfplay_chess: error: --book {args.book}: {e}", file=sys.stderr)
+        return 2
+    if not (os.path.isfile(args.engine) and os.access(args.engine, os.X_OK)):
+        print(f"selfplay_chess: error: --engine {args.engine} is not an executable file", file=sys.stderr)
+        return 2
     os.makedirs(args.dir, exist_ok=True)
     settings = {k: getattr(args, k) for k in SETTINGS}
     rj = os.path.join(args.dir, "run.json")
@@ -150,7 +160,6 @@ def cmd_run(args) -> int:
         with open(rj + ".tmp", "w") as f:
             json.dump(settings, f, indent=1)
         os.replace(rj + ".tmp", rj)
-    load_openings(args.book, "chess")  # refuse a bad book before starting workers
     before = sum(finished(os.path.join(args.dir, f"games-w{w}.txt")) for w in range(args.workers))
     print(f"selfplay_chess: {args.dir}: {before} games already, {args.games - before} to play", flush=True)
     counter = mp.Value("i", 0)

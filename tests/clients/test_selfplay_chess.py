@@ -85,9 +85,14 @@ def test_same_settings_same_games_and_resume_after_kill(first, tmp_path):
     assert lines(cut) == lines(first)
 
 
-def test_other_settings_refused(first):
+def test_other_settings_a_missing_engine_and_a_bad_book_are_refused(first, tmp_path):
     r = run(first, nodes=301, ok=False)
     assert r.returncode != 0 and "other settings" in r.stderr
+    for extra, words in ((["--engine", str(tmp_path / "nope")], "not an executable"),
+                         (["--book", str(tmp_path / "nobook.epd")], "--book")):
+        r = subprocess.run([sys.executable, SCRIPT, "run", "--dir", str(tmp_path / "x"), "--games", "2", *extra],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
 
 
 def test_pack_is_in_game_order_and_label_chess_reads_it(first, tmp_path):

@@ -151,6 +151,17 @@ fn write_labelled_by(path: &Path, n_games: usize, seed: u64, values: [[i32; 5]; 
     std::fs::write(path, out).unwrap();
 }
 
+/// A material-only weight file with these piece values, as `DIR/init.kwt`: its parameters and path.
+fn write_init(dir: &Path, values: [[i32; 5]; 2]) -> (Vec<i32>, PathBuf) {
+    let start = material_params(values);
+    let init = dir.join("init.kwt");
+    Weights::from_params::<ChessPos, ChessFeatures>(&start, "{}")
+        .unwrap()
+        .write(&init)
+        .unwrap();
+    (start, init)
+}
+
 fn kishi() -> Command {
     Command::new(env!("CARGO_BIN_EXE_kishi"))
 }
@@ -202,12 +213,7 @@ fn piece_values_move_to_the_teachers_and_a_resumed_run_is_exact() {
     write_labelled(&data, 60, 1);
     write_labelled(&test, 10, 2);
     // Every piece starts at 300 cp.
-    let start = material_params([[300; 5]; 2]);
-    let init = d.join("init.kwt");
-    Weights::from_params::<ChessPos, ChessFeatures>(&start, "{}")
-        .unwrap()
-        .write(&init)
-        .unwrap();
+    let (start, init) = write_init(&d, [[300; 5]; 2]);
     let whole = d.join("whole");
     ok(&texel(&whole, &data, &test, &init, &["--iterations", "4"]));
     let target = material_params(DEFAULT_MATERIAL)[..10].to_vec();
@@ -291,12 +297,7 @@ fn best_kwt_keeps_the_weights_of_the_lowest_test_loss() {
     let start_values = [[300; 5]; 2];
     write_labelled(&data, 60, 1);
     write_labelled_by(&test, 10, 2, start_values);
-    let start = material_params(start_values);
-    let init = d.join("init.kwt");
-    Weights::from_params::<ChessPos, ChessFeatures>(&start, "{}")
-        .unwrap()
-        .write(&init)
-        .unwrap();
+    let (start, init) = write_init(&d, start_values);
     let out = d.join("run");
     ok(&texel(&out, &data, &test, &init, &["--iterations", "3"]));
     let metrics = std::fs::read_to_string(out.join("metrics.jsonl")).unwrap();

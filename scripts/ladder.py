@@ -326,7 +326,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     a.add_argument("--nodes", type=int, default=5000, help="nodes per move (default 5000)")
     a.add_argument("--movetime", type=float, help="seconds per move instead of --nodes (e.g. 0.1)")
     a.add_argument("--openings", help="opening book (default match.py's: book/chess_openings.epd or "
-                                      "book/shogi_openings.sfen; book/chess_openings_2000.epd for SPRTs)")
+                                      "book/shogi_openings.sfen; book/chess_openings_2000.epd or "
+                                      "book/shogi_openings_977.sfen for SPRTs and long A/B matches)")
     a.add_argument("--games", type=int, default=200)
     a.add_argument("--sprt", action="store_true")
     a.add_argument("--elo0", type=float, default=0.0)

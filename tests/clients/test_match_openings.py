@@ -24,6 +24,9 @@ CHESS_BOOK = os.path.join(REPO, "book", "chess_openings.epd")
 CHESS_BOOK_2000 = os.path.join(REPO, "book", "chess_openings_2000.epd")
 SHOGI_BOOK = os.path.join(REPO, "book", "shogi_openings.sfen")
 SHOGI_META = os.path.join(REPO, "book", "shogi_openings.meta.tsv")
+# The 977-opening shogi book of fixed-node A/B matches past 400 games.
+SHOGI_BOOK_977 = os.path.join(REPO, "book", "shogi_openings_977.sfen")
+SHOGI_META_977 = os.path.join(REPO, "book", "shogi_openings_977.meta.tsv")
 START = chess.STARTING_FEN
 
 
@@ -146,10 +149,12 @@ def test_chess_book(book, count):
     assert len(keys) == len(ops)                   # distinct positions
 
 
-def test_shogi_book():
-    ops = load_openings(SHOGI_BOOK, "shogi")
-    assert len(ops) >= 100
-    meta = [ln.split("\t") for ln in open(SHOGI_META, encoding="utf-8").read().splitlines()[1:]]
+@pytest.mark.parametrize("book,meta_path,count", [(SHOGI_BOOK, SHOGI_META, 200),
+                                                  (SHOGI_BOOK_977, SHOGI_META_977, 977)])
+def test_shogi_book(book, meta_path, count):
+    ops = load_openings(book, "shogi")
+    assert len(ops) == count
+    meta = [ln.split("\t") for ln in open(meta_path, encoding="utf-8").read().splitlines()[1:]]
     assert len(meta) == len(ops)
     keys = set()
     for o, m in zip(ops, meta):
@@ -169,3 +174,4 @@ def test_books_are_small_text():
     for p in (CHESS_BOOK, SHOGI_BOOK, SHOGI_META):
         assert os.path.getsize(p) < 200_000
     assert os.path.getsize(CHESS_BOOK_2000) < 500_000
+    assert os.path.getsize(SHOGI_BOOK_977) + os.path.getsize(SHOGI_META_977) < 500_000

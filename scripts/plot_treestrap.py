@@ -86,6 +86,9 @@ def curves(runs: List[str], out: str) -> None:
     fig.savefig(out, dpi=110)
 
 
+FLOOR = -1000.0
+
+
 def elo(points_file: str, out: str, title: str, against: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -101,7 +104,9 @@ def elo(points_file: str, out: str, title: str, against: str) -> None:
         ps.sort(key=lambda p: p["games"])
         x = [p["games"] for p in ps]
         y = [p["elo"] for p in ps]
-        err = [[p["elo"] - p["lo"] for p in ps], [p["hi"] - p["elo"] for p in ps]]
+        # A near-0% score has a normal interval reaching thousands of Elo below: bars are cut
+        # at FLOOR so that the other points stay readable (the JSON keeps the real bounds).
+        err = [[p["elo"] - max(p["lo"], FLOOR) for p in ps], [p["hi"] - p["elo"] for p in ps]]
         line = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=method)
         for key, marker in (("lower_bound", "^"), ("upper_bound", "v")):
             b = [p for p in ps if p.get(key)]
@@ -109,6 +114,7 @@ def elo(points_file: str, out: str, title: str, against: str) -> None:
                 ax.scatter([p["games"] for p in b], [p["elo"] for p in b], marker=marker, s=90,
                            color=line[0].get_color(), zorder=5)
     ax.axhline(0, color="grey", lw=0.8)
+    ax.set_ylim(bottom=max(FLOOR, ax.get_ylim()[0]))
     ax.set_xscale("log")
     ax.set_xlabel("training games (log scale)")
     ax.set_ylabel(f"Elo against {against}")
@@ -119,7 +125,10 @@ def elo(points_file: str, out: str, title: str, against: str) -> None:
     fig.savefig(out, dpi=110)
 
 
-METHODS = {"treestrap": "TreeStrap(ab)", "rootstrap": "RootStrap(ab)", "tdleaf": "TD-Leaf(0.7)"}
+METHODS = {"treestrap": "TreeStrap(ab)", "rootstrap": "RootStrap(ab)", "tdleaf": "TD-Leaf(0.7)",
+           # The variants of docs/learning/treestrap.md (rows ts-<key>-<games>-vs-<ref>).
+           "qv": "TreeStrap(ab), quiescence values", "mp": "TreeStrap(ab), material+positional",
+           "q": "TreeStrap(ab), quiet nodes"}
 
 
 def wilson_elo(wins: float, n: int, lower: bool) -> float:

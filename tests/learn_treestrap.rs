@@ -5,7 +5,9 @@
 //! * a run killed after a checkpoint and resumed ends bit-identical to an uninterrupted run, and
 //!   `--threads 2` learns exactly what one thread learns;
 //! * `--table-eta` sets one table's step size and no other's;
-//! * `--average` writes averaged weights, which resume exactly.
+//! * `--average` writes averaged weights, which resume exactly;
+//! * `--quiet-nodes` backs up exactly the quiet nodes, and `--node-value quiescence` (nodes
+//!   valued by their quiescence leaf) also moves random weights towards a known evaluation.
 
 use kishi::chess::features::{ChessFeatures, DEFAULT_MATERIAL, WEIGHT_UNIT};
 use kishi::chess::ChessPos;
@@ -95,6 +97,16 @@ fn the_walk_sees_only_nodes_of_the_last_search() {
 
 #[test]
 fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
+    moves_towards_the_target(false);
+}
+
+/// The same with every node valued by its quiescence leaf (`--node-value quiescence`).
+#[test]
+fn treestrap_with_quiescence_values_moves_towards_a_known_linear_evaluation() {
+    moves_towards_the_target(true);
+}
+
+fn moves_towards_the_target(quiescence: bool) {
     let target = target_params();
     let eval = target_eval();
     let learned = Learned::select::<ChessPos, ChessFeatures>(&["material".to_string()], false)
@@ -148,6 +160,9 @@ fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
     let (d0, e0) = (dist(&model), error(&model, &mut buf, &mut feats));
     let mut ts = TrainingSearch::new(2);
     let mut backup = Backup::new(&learned, vec![3e-6; learned.tables.len()], 2000, 1);
+    if quiescence {
+        backup.value_by_quiescence();
+    }
     let mut delta = vec![0.0; learned.n_local];
     let mut updated = 0;
     for _pass in 0..5 {
@@ -156,8 +171,9 @@ fn treestrap_moves_random_weights_towards_a_known_linear_evaluation() {
                 continue;
             };
             let root = h.current().clone();
-            let s =
-                backup.treestrap::<ChessPos, ChessFeatures>(&mut model, &ts, &root, &r, &mut delta);
+            let s = backup.treestrap::<ChessPos, ChessFeatures, _>(
+                &mut model, &eval, &ts, &root, &r, &mut delta,
+            );
             updated += s.nodes_updated;
         }
     }
@@ -379,6 +395,7 @@ fn bad_arguments_are_errors() {
         vec!["--table-eta", "material=x"],
         // A table that is not learned (chess learns A, B, C by default).
         vec!["--tables", "a", "--table-eta", "kp=1e-8"],
+        vec!["--node-value", "bogus"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
             .args(["learn", "treestrap", "--game", "chess", "--out"])
@@ -393,4 +410,68 @@ fn bad_arguments_are_errors() {
         );
     }
     let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn quiet_nodes_keeps_only_nodes_without_check_or_a_winning_capture() {
+    use kishi::game::is_quiet;
+    let mut buf = Vec::new();
+    let pos = |fen: &str| ChessPos::from_text(fen).expect("a legal FEN");
+    assert!(is_quiet(&ChessPos::startpos(), &mut buf));
+    // White's knight can take an undefended pawn on d5 … but not a pawn the e6 pawn defends
+    // when only a knight takes it (SEE 100 − 300 < 0) …
+    assert!(!is_quiet(
+        &pos("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1"),
+        &mut buf
+    ));
+    assert!(is_quiet(
+        &pos("4k3/8/4p3/3p4/8/4N3/8/4K3 w - - 0 1"),
+        &mut buf
+    ));
+    // … and a side in check is never quiet.
+    assert!(!is_quiet(&pos("4k3/8/8/8/8/8/8/r3K3 w - - 0 1"), &mut buf));
+
+    // The backup with quiet_nodes sees exactly the root and walked nodes `is_quiet` accepts.
+    let eval = target_eval();
+    let learned = Learned::select::<ChessPos, ChessFeatures>(&["material".to_string()], false)
+        .expect("material table");
+    let mut ts = TrainingSearch::new(2);
+    let (mut all, mut quiet, mut expected) = (0, 0, 0);
+    for h in book().iter().take(20) {
+        let mut h = h.clone();
+        let mut moves = Vec::new();
+        for k in 0..6 {
+            moves.clear();
+            h.current().legal_moves(&mut moves);
+            h.push(moves[(k * 11) % moves.len()]);
+        }
+        let Some(r) = ts.search(&eval, &h, 3) else {
+            continue;
+        };
+        let root = h.current().clone();
+        for q in [false, true] {
+            let mut model = Model::random::<ChessPos, ChessFeatures>(&learned, 16, 3);
+            let mut backup = Backup::new(&learned, vec![3e-6; learned.tables.len()], 2000, 1);
+            backup.quiet_nodes = q;
+            let mut delta = vec![0.0; learned.n_local];
+            let s = backup.treestrap::<ChessPos, ChessFeatures, _>(
+                &mut model, &eval, &ts, &root, &r, &mut delta,
+            );
+            if q {
+                quiet += s.nodes_seen;
+            } else {
+                all += s.nodes_seen;
+            }
+        }
+        expected += is_quiet(&root, &mut buf) as u64;
+        ts.walk(&root, 1, &mut |n| {
+            expected += is_quiet(&n.pos, &mut buf) as u64
+        });
+    }
+    assert_eq!(quiet, expected);
+    assert!(
+        quiet > 0 && quiet < all,
+        "quiet nodes {quiet} of {all}: some, not all"
+    );
+    eprintln!("quiet nodes {quiet} of {all}");
 }

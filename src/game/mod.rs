@@ -217,6 +217,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 }
 
+/// Whether `pos` is tactically quiet: the side to move is not in check and has no capture that wins
+/// material by static exchange (`Game::see`, the game's own piece values, so the test does not
+/// depend on any evaluation's weights). `buf` is scratch space for the moves.
+pub fn is_quiet<G: Game>(pos: &G, buf: &mut Vec<G::Move>) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    buf.clear();
+    pos.tactical_moves(buf);
+    !buf.iter().any(|&mv| pos.is_capture(mv) && pos.see(mv) > 0)
+}
+
 /// Counts the leaves of the legal-move tree of depth `depth` (bulk-counted at the last ply).
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {

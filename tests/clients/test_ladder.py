@@ -61,3 +61,17 @@ def test_unknown_row_is_refused(tmp_path):
     r = subprocess.run([sys.executable, LADDER, "--docs", str(tmp_path), "--kishi", sys.executable,
                         "run", "--rows", "no-such-row"], capture_output=True, text=True)
     assert r.returncode != 0 and "unknown rows" in r.stderr
+
+
+def test_elo_text_of_one_sided_scores():
+    """A 0% or 100% score has no finite normal interval: the row says which infinity and gives
+    the Wilson bound (0/0/200 is at most −687 Elo), never an unsigned ±inf."""
+    sys.path.insert(0, os.path.join(REPO, "scripts"))
+    import ladder as lad
+    assert lad.fmt_elo({"wins": 0, "draws": 0, "losses": 200}) == "-inf (≤ -687)"
+    assert lad.fmt_elo({"wins": 200, "draws": 0, "losses": 0}) == "+inf (≥ +687)"
+    # match.py's own interval is kept where it is finite; a missing end is Wilson's.
+    assert lad.fmt_elo({"wins": 100, "draws": 0, "losses": 100, "elo": 0.0,
+                        "elo_low": -40.2, "elo_high": 40.2}) == "+0 [-40, +40]"
+    assert lad.fmt_elo({"wins": 199, "draws": 1, "losses": 0}).startswith("+1040 [+648, ")
+    assert lad.fmt_elo({"wins": 0, "draws": 0, "losses": 0}) == "±inf [-inf, +inf]"

@@ -61,6 +61,18 @@ struct Cli {
     /// TreeStrap: update nodes searched to at least this depth (the paper's d)
     #[arg(long, value_name = "d", default_value_t = 1)]
     min_depth: i32,
+    /// TreeStrap: update only tactically quiet nodes (not in check, no capture that wins material
+    /// by static exchange). Inside an exchange a node's static value misses the recapture the
+    /// search sees, and the step then goes to the one piece the node is short of (a defended pawn
+    /// taken by a bigger piece pulls the pawn's value down)
+    #[arg(long)]
+    quiet_nodes: bool,
+    /// TreeStrap: what a node's heuristic value H is: `static` (its own evaluation, the paper's)
+    /// or `quiescence` (the evaluation of its quiescence search's leaf under the search's
+    /// weights, the gradient through that leaf's features: a node inside an exchange is valued
+    /// after the exchange, as its bounds are)
+    #[arg(long, value_name = "static|quiescence", default_value = "static")]
+    node_value: String,
     /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
     #[arg(long, value_name = "ETA")]
     eta: Option<f64>,
@@ -135,6 +147,10 @@ pub struct SelfPlayArgs {
     pub games: u64,
     pub depth: i32,
     pub min_depth: i32,
+    /// TreeStrap updates only nodes `crate::game::is_quiet` accepts.
+    pub quiet_nodes: bool,
+    /// TreeStrap values a node by its quiescence leaf (`--node-value quiescence`).
+    pub quiescence_values: bool,
     pub eta: f64,
     /// (table name or letter, η) that replace `eta` for those tables.
     pub table_eta: Vec<(String, f64)>,
@@ -256,6 +272,11 @@ impl SelfPlayArgs {
                 "book/chess_openings.epd"
             })),
         };
+        let quiescence_values = match c.node_value.as_str() {
+            "static" => false,
+            "quiescence" => true,
+            v => return Err(format!("--node-value: '{v}' is not static or quiescence")),
+        };
         let tables = c
             .tables
             .unwrap_or_else(|| if shogi { "A,B" } else { "A,B,C" }.to_string());
@@ -268,6 +289,8 @@ impl SelfPlayArgs {
             games: c.games,
             depth: c.depth,
             min_depth: c.min_depth,
+            quiet_nodes: c.quiet_nodes,
+            quiescence_values,
             eta,
             table_eta,
             average: c.average,
@@ -317,6 +340,12 @@ impl SelfPlayArgs {
         }
         if self.average > 0 {
             f.push_str(&format!(" average={}", self.average));
+        }
+        if self.quiet_nodes {
+            f.push_str(" quiet_nodes");
+        }
+        if self.quiescence_values {
+            f.push_str(" node_value=quiescence");
         }
         f
     }

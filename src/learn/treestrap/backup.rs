@@ -4,11 +4,13 @@
 //! search value, and TD-Leaf(λ) moves the principal leaves towards the next search's value through
 //! an eligibility trace.
 
+use crate::eval::Evaluator;
 use crate::eval::FeatureSet;
-use crate::game::{Game, MATE_BOUND};
+use crate::game::INFINITE;
+use crate::game::{is_quiet, Game, MATE_BOUND};
 use crate::learn::learned::Learned;
 use crate::learn::model::{local_features, LocalFeatures, Model};
-use crate::search::learner::{TrainingResult, TrainingSearch};
+use crate::search::learner::{LeafSearcher, SearchParams, TrainingResult, TrainingSearch};
 
 /// What the backups of a game did (summed into the metrics).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -47,6 +49,12 @@ pub struct Backup<'a> {
     pub etas: Vec<f64>,
     pub cap: i32,
     pub min_depth: i32,
+    /// TreeStrap: skip the nodes `is_quiet` refuses (`--quiet-nodes`).
+    pub quiet_nodes: bool,
+    /// TreeStrap with `--node-value quiescence`: a node's H is the static value of the leaf of
+    /// its quiescence search under the search's weights (the gradient goes through that leaf's
+    /// features), not its own static value.
+    quiescence: Option<LeafSearcher>,
     buf: Vec<(u32, i32)>,
     feats: LocalFeatures,
 }
@@ -58,8 +66,38 @@ impl<'a> Backup<'a> {
             etas,
             cap,
             min_depth,
+            quiet_nodes: false,
+            quiescence: None,
             buf: Vec::new(),
             feats: Vec::new(),
+        }
+    }
+
+    /// Values the walked nodes by their quiescence search's leaf (`--node-value quiescence`).
+    pub fn value_by_quiescence(&mut self) {
+        self.quiescence = Some(LeafSearcher::new(SearchParams::learner(), 1));
+    }
+
+    /// The features whose value is the node's H in `self.feats`, from the node's side to move:
+    /// its own, or (with `value_by_quiescence`) those of its quiescence leaf under `eval` (the
+    /// weights of the search), negated when the leaf has the other side to move. Inside an
+    /// exchange the static value misses the recapture the bounds see; the quiescence leaf does not.
+    fn node_features<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(&mut self, pos: &G, eval: &E) {
+        let leaf = self
+            .quiescence
+            .as_mut()
+            .and_then(|q| q.search(eval, pos, 0, -INFINITE, INFINITE))
+            .map(|r| r.leaf);
+        match leaf {
+            Some(l) => {
+                local_features::<G, F>(&l, self.learned, &mut self.buf, &mut self.feats);
+                if l.side_to_move() != pos.side_to_move() {
+                    for f in self.feats.iter_mut() {
+                        f.1 = -f.1;
+                    }
+                }
+            }
+            None => local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats),
         }
     }
 
@@ -74,6 +112,17 @@ impl<'a> Backup<'a> {
         stats: &mut BackupStats,
     ) -> f64 {
         local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats);
+        self.bound_error(model, lower, upper, stats)
+    }
+
+    /// δ of the features in `self.feats` towards [lower, upper] under the current weights.
+    fn bound_error(
+        &mut self,
+        model: &Model,
+        lower: Option<f64>,
+        upper: Option<f64>,
+        stats: &mut BackupStats,
+    ) -> f64 {
         let h = model.value(&self.feats);
         let mut d = 0.0;
         if let Some(lo) = lower {
@@ -95,12 +144,13 @@ impl<'a> Backup<'a> {
     }
 
     /// TreeStrap(αβ) after one search: the root (exact value) and every node the table walk
-    /// finds with depth ≥ `min_depth`. Every δ is measured with the weights as they were for the
+    /// finds with depth ≥ `min_depth` (with `quiet_nodes`, only those of them that are quiet). Every δ is measured with the weights as they were for the
     /// search, then the summed step is applied (the paper's Δθ over the tree), in the walk's
     /// order, which is fixed by the table's content.
-    pub fn treestrap<G: Game, F: FeatureSet<G>>(
+    pub fn treestrap<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(
         &mut self,
         model: &mut Model,
+        eval: &E,
         search: &TrainingSearch,
         root: &G,
         result: &TrainingResult<G>,
@@ -117,9 +167,14 @@ impl<'a> Backup<'a> {
                 n.upper().map(|s| target(s, cap)),
             ));
         });
+        if self.quiet_nodes {
+            let mut moves = Vec::new();
+            nodes.retain(|(pos, _, _)| is_quiet(pos, &mut moves));
+        }
         let mut steps: Vec<(LocalFeatures, f64)> = Vec::new();
         for (pos, lo, hi) in &nodes {
-            let d = self.error::<G, F>(model, pos, *lo, *hi, &mut stats);
+            self.node_features::<G, F, E>(pos, eval);
+            let d = self.bound_error(model, *lo, *hi, &mut stats);
             if d != 0.0 {
                 steps.push((self.feats.clone(), d));
             }

@@ -398,6 +398,12 @@ fn provenance<G: Game, F: FeatureSet<G>>(
     if !args.table_eta.is_empty() {
         v["hyper_parameters"]["table_eta"] = serde_json::Value::String(args.table_eta_text());
     }
+    if args.quiet_nodes {
+        v["hyper_parameters"]["quiet_nodes"] = serde_json::Value::Bool(true);
+    }
+    if args.quiescence_values {
+        v["hyper_parameters"]["node_value"] = serde_json::Value::String("quiescence".into());
+    }
     if averaged {
         v["averaged_over_games"] = serde_json::Value::from(args.average);
     }

@@ -80,6 +80,10 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         ..Default::default()
     };
     let mut backup = Backup::new(learned, etas.clone(), args.score_cap, args.min_depth);
+    backup.quiet_nodes = args.quiet_nodes;
+    if args.quiescence_values {
+        backup.value_by_quiescence();
+    }
     let mut td =
         (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
     let mut hist = opening(openings, args, index);
@@ -100,7 +104,7 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         let root = hist.current().clone();
         let s = match args.variant {
             Variant::Treestrap => {
-                backup.treestrap::<G, F>(&mut model, search, &root, &r, &mut out.delta)
+                backup.treestrap::<G, F, _>(&mut model, &eval, search, &root, &r, &mut out.delta)
             }
             Variant::Rootstrap => backup.rootstrap::<G, F>(&mut model, &root, &r, &mut out.delta),
             Variant::Tdleaf => {

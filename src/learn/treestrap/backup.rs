@@ -3,11 +3,15 @@
 //! (one-sided squared loss: only a violated bound pulls), RootStrap(αβ) moves the root towards its
 //! search value, and TD-Leaf(λ) moves the principal leaves towards the next search's value through
 //! an eligibility trace.
+//!
+//! Two departures from the paper's TreeStrap, both off by default: `quiet_nodes` leaves out the
+//! nodes inside an exchange, and `value_by_quiescence` values every node by its quiescence leaf.
+//! At depth 3 many walked nodes lie inside an exchange, where the static value misses the
+//! recapture the bounds include and the step lands on the one piece the node is short of
+//! (docs/learning/treestrap.md: it drove the pawn's value below zero in chess and shogi).
 
-use crate::eval::Evaluator;
-use crate::eval::FeatureSet;
-use crate::game::INFINITE;
-use crate::game::{is_quiet, Game, MATE_BOUND};
+use crate::eval::{Evaluator, FeatureSet};
+use crate::game::{is_quiet, Game, INFINITE, MATE_BOUND};
 use crate::learn::learned::Learned;
 use crate::learn::model::{local_features, LocalFeatures, Model};
 use crate::search::learner::{LeafSearcher, SearchParams, TrainingResult, TrainingSearch};
@@ -144,9 +148,10 @@ impl<'a> Backup<'a> {
     }
 
     /// TreeStrap(αβ) after one search: the root (exact value) and every node the table walk
-    /// finds with depth ≥ `min_depth` (with `quiet_nodes`, only those of them that are quiet). Every δ is measured with the weights as they were for the
-    /// search, then the summed step is applied (the paper's Δθ over the tree), in the walk's
-    /// order, which is fixed by the table's content.
+    /// finds with depth ≥ `min_depth` (with `quiet_nodes`, only those of them that are quiet).
+    /// Every δ is measured with the weights as they were for the search (`eval`, which also
+    /// values the nodes' quiescence searches), then the summed step is applied (the paper's Δθ
+    /// over the tree), in the walk's order, which is fixed by the table's content.
     pub fn treestrap<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(
         &mut self,
         model: &mut Model,

@@ -29,6 +29,15 @@ impl Variant {
     }
 }
 
+/// What TreeStrap takes as a walked node's heuristic value H (`--node-value`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum NodeValue {
+    /// Its own static evaluation (the paper's).
+    Static,
+    /// The static evaluation of its quiescence search's leaf.
+    Quiescence,
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "learn",
@@ -64,15 +73,21 @@ struct Cli {
     /// TreeStrap: update only tactically quiet nodes (not in check, no capture that wins material
     /// by static exchange). Inside an exchange a node's static value misses the recapture the
     /// search sees, and the step then goes to the one piece the node is short of (a defended pawn
-    /// taken by a bigger piece pulls the pawn's value down)
+    /// taken by a bigger piece pulls the pawn's value down).
     #[arg(long)]
     quiet_nodes: bool,
     /// TreeStrap: what a node's heuristic value H is: `static` (its own evaluation, the paper's)
     /// or `quiescence` (the evaluation of its quiescence search's leaf under the search's
     /// weights, the gradient through that leaf's features: a node inside an exchange is valued
     /// after the exchange, as its bounds are)
-    #[arg(long, value_name = "static|quiescence", default_value = "static")]
-    node_value: String,
+    #[arg(
+        long,
+        value_enum,
+        hide_possible_values = true,
+        value_name = "static|quiescence",
+        default_value = "static"
+    )]
+    node_value: NodeValue,
     /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
     #[arg(long, value_name = "ETA")]
     eta: Option<f64>,
@@ -272,11 +287,6 @@ impl SelfPlayArgs {
                 "book/chess_openings.epd"
             })),
         };
-        let quiescence_values = match c.node_value.as_str() {
-            "static" => false,
-            "quiescence" => true,
-            v => return Err(format!("--node-value: '{v}' is not static or quiescence")),
-        };
         let tables = c
             .tables
             .unwrap_or_else(|| if shogi { "A,B" } else { "A,B,C" }.to_string());
@@ -290,7 +300,7 @@ impl SelfPlayArgs {
             depth: c.depth,
             min_depth: c.min_depth,
             quiet_nodes: c.quiet_nodes,
-            quiescence_values,
+            quiescence_values: c.node_value == NodeValue::Quiescence,
             eta,
             table_eta,
             average: c.average,

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shlex
 import subprocess
@@ -45,6 +44,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOCS = os.path.join(REPO, "docs")
 MATCH = os.path.join(REPO, "scripts", "match.py")
 DEFAULT_KISHI = os.path.join(REPO, "target", "release", "kishi")
+
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from matchlib import stats  # noqa: E402  (match.py's statistics: one Wilson interval for both)
 
 ADJ = {"shogi": ["--resign-score", "1000", "--resign-moves", "3", "--max-plies", "320"],
        "chess": ["--resign-score", "1000", "--resign-moves", "3", "--draw-score", "10",
@@ -212,20 +214,6 @@ def cmd_ab(args) -> None:
     cmd_report(args)
 
 
-def wilson_elo(wins: int, draws: int, losses: int, z: float = 1.96):
-    """The Wilson 95% interval of the score, in Elo (None for an infinite end)."""
-    n = wins + draws + losses
-    if n == 0:
-        return None, None
-    p = (wins + 0.5 * draws) / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-
-    def elo(x):
-        return None if x <= 0 or x >= 1 else -400 * math.log10(1 / x - 1)
-    return elo(centre - half), elo(centre + half)
-
-
 def fmt_elo(r: dict) -> str:
     """Elo [low, high]. match.py gives None where its (normal) interval is not finite, which is
     also the case for a 100% or 0% score: then the point is ±inf with the sign of the score, and
@@ -236,17 +224,16 @@ def fmt_elo(r: dict) -> str:
     if elo is not None and lo is not None and hi is not None:
         return f"{f(elo, '')} [{f(lo, '')}, {f(hi, '')}]"
     w, d, l = (int(r.get(k) or 0) for k in ("wins", "draws", "losses"))
-    wlo, whi = wilson_elo(w, d, l)
-    lo = wlo if lo is None else lo
-    hi = whi if hi is None else hi
+    tri = stats.trinomial(w, d, l)
+    lo = tri["wilson_elo_low"] if lo is None else lo
+    hi = tri["wilson_elo_high"] if hi is None else hi
     if elo is None:
         if w + d + l > 0 and l == 0 and d == 0:
             return f"+inf (≥ {f(lo, '-inf')})"
         if w + d + l > 0 and w == 0 and d == 0:
             return f"-inf (≤ {f(hi, '+inf')})"
-        n = w + d + l
-        if n > 0:
-            elo = -400 * math.log10(n / (w + 0.5 * d) - 1)
+        if w + d + l > 0:
+            elo = stats.elo_from_score(tri["score"])
     return f"{f(elo, '±inf')} [{f(lo, '-inf')}, {f(hi, '+inf')}]"
 
 

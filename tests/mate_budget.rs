@@ -22,6 +22,7 @@ fn limits(nodes: Option<u64>, shortest: bool) -> MateLimits {
         time: None,
         hash_mb: 16,
         shortest,
+        ..Default::default()
     }
 }
 

@@ -1,6 +1,7 @@
 //! `kishi mate FILE`: the shared tsume set solved with the stated lengths; plain SFEN / FEN lines
 //! with a bad line reported and counted (exit 0); `--out` written with the header and one line per
-//! problem; `--ids` selects; an unreadable or empty file is an error with a non-zero exit.
+//! problem; `--ids` selects; `--futile` picks the convention for interpositions next to the king;
+//! an unreadable or empty file is an error with a non-zero exit.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -165,6 +166,38 @@ fn first_proof_stops_after_the_first_proof() {
         assert!(nodes_first < nodes_full, "{f:?} {q:?}");
         assert_eq!(q[10].split_whitespace().count().to_string(), q[2], "{q:?}");
     }
+}
+
+/// `--futile next-to-king` (the Shogi Zukou convention): a drop next to the king that the checker
+/// takes with mate is no defence, so 9b9a is mate in one here; by default (the miniosl suite's
+/// convention) the drop on 2a is a defence and the mate takes 3 plies. A bad value is refused.
+#[test]
+fn futile_picks_the_convention_for_drops_next_to_the_king() {
+    let file = temp("futile.txt", "8k/RP4S2/7G1/9/9/9/9/9/9 b - 1\n");
+    let path = file.to_str().expect("utf-8 path");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["mate", path, "--nodes", "200000"];
+        args.extend_from_slice(extra);
+        let o = kishi(&args);
+        assert!(o.status.success(), "{o:?}");
+        rows(&stdout(&o)).remove(0)
+    };
+    let default = run(&[]);
+    assert_eq!(
+        (default[1].as_str(), default[2].as_str()),
+        ("mate", "3"),
+        "{default:?}"
+    );
+    assert_eq!(run(&["--futile", "unguarded"])[2], "3");
+    let zukou = run(&["--futile", "next-to-king"]);
+    assert_eq!(
+        (zukou[1].as_str(), zukou[2].as_str()),
+        ("mate", "1"),
+        "{zukou:?}"
+    );
+    assert!(zukou[10].starts_with("9b9a"), "{zukou:?}");
+    let o = kishi(&["mate", path, "--futile", "bogus"]);
+    assert_eq!(o.status.code(), Some(2), "clap rejects an unknown rule");
 }
 
 #[test]

@@ -66,6 +66,7 @@ fn delayed_interpositions_solve_zukou_004_quickly() {
         time: None,
         hash_mb: 64,
         shortest: false,
+        ..Default::default()
     };
     let r = solve(&pos, &limits, &stop).expect("valid");
     let MateResult::Mate(pv) = &r.result else {

@@ -161,6 +161,23 @@ fn every_shared_tsume_is_answered_with_an_exact_mate_line() {
     e.quit();
 }
 
+/// The `MateFutileNextToKing` option: off, a drop next to the king is a defence (3 plies here);
+/// on, the Zukou convention counts it futile when the checker takes it with mate (1 ply).
+#[test]
+fn mate_futile_next_to_king_option_picks_the_convention() {
+    let sfen = "8k/RP4S2/7G1/9/9/9/9/9/9 b - 1";
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {sfen}"));
+    assert_eq!(replay(sfen, answer(&e.go_mate("20000"))), 3);
+    e.send("setoption name MateFutileNextToKing value true");
+    e.send(&format!("position sfen {sfen}"));
+    let out = e.go_mate("20000");
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert!(answer(&out).starts_with("checkmate 9b9a"), "{out:?}");
+    assert_eq!(answer(&out).split_whitespace().count(), 2, "{out:?}");
+    e.quit();
+}
+
 #[test]
 fn proven_no_mates_are_answered_nomate() {
     let mut e = Engine::start();

@@ -17,6 +17,7 @@ fn limits(nodes: u64) -> MateLimits {
         time: None,
         hash_mb: 16,
         shortest: true,
+        ..Default::default()
     }
 }
 

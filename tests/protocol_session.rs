@@ -53,6 +53,8 @@ fn usi_handshake_declares_the_required_options() {
         "ResignValue",
         "DepthLimit",
         "NodesLimit",
+        "MateHash",
+        "MateFutileNextToKing",
         "Mate1Ply",
     ] {
         let prefix = format!("option name {name} type ");

@@ -1,5 +1,5 @@
 //! `kishi mate FILE [--time-ms N] [--nodes N] [--hash-mb N] [--out FILE] [--ids A,B,…]
-//! [--first-proof]`: the df-pn mate solver on a file of problems, one at a time, with a progress
+//! [--first-proof] [--futile unguarded|next-to-king]`: the df-pn mate solver on a file of problems, one at a time, with a progress
 //! bar (stderr), one result line per problem and a summary.
 //!
 //! The file is either a TSV with a header naming an `sfen` (or `fen`) column, optionally `id` and
@@ -19,7 +19,7 @@
 
 use crate::chess::ChessPos;
 use crate::game::Game;
-use crate::mate::{solve, MateGame, MateLimits, MateResult};
+use crate::mate::{solve, FutileRule, MateGame, MateLimits, MateResult};
 use crate::shogi::mate::parse_problem;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -38,6 +38,8 @@ pub struct MateArgs {
     pub ids: Vec<String>,
     /// Answer with the first proof's PV: no shortest-mate search (`MateLimits::shortest`).
     pub first_proof: bool,
+    /// Which interpositions are no defence (`MateLimits::futile`).
+    pub futile: FutileRule,
 }
 
 /// Time per problem when neither a time nor a node limit is given.
@@ -104,6 +106,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
         },
         hash_mb: args.hash_mb,
         shortest: !args.first_proof,
+        futile: args.futile,
     };
     let bar = progress_bar(problems.len());
     if args.out.is_none() {

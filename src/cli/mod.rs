@@ -36,6 +36,15 @@ pub struct BenchSize {
     pub hash_mb: u64,
 }
 
+/// `kishi mate --futile`: which interpositions are no defence (`mate::FutileRule`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FutileName {
+    /// drops nothing of the defender's guards (the miniosl suite's convention)
+    Unguarded,
+    /// also drops next to the king that the checker takes with mate (the Shogi Zukou source's)
+    NextToKing,
+}
+
 /// The game a subcommand works on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum GameName {
@@ -94,6 +103,9 @@ enum Command {
         /// solvers that answer at their first proof report it
         #[arg(long)]
         first_proof: bool,
+        /// which interpositions are futile (no defence, not in the PV or the length)
+        #[arg(long, value_enum, default_value_t = FutileName::Unguarded)]
+        futile: FutileName,
     },
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
@@ -132,6 +144,7 @@ pub fn run(args: &[String]) -> i32 {
             out,
             ids,
             first_proof,
+            futile,
         }) => mate::run(&mate::MateArgs {
             file,
             time_ms,
@@ -140,6 +153,10 @@ pub fn run(args: &[String]) -> i32 {
             out,
             ids,
             first_proof,
+            futile: match futile {
+                FutileName::Unguarded => crate::mate::FutileRule::Unguarded,
+                FutileName::NextToKing => crate::mate::FutileRule::NextToKing,
+            },
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
         Some(Command::SearchParams { game }) => search_params::run(game),

@@ -13,7 +13,7 @@
 //! disproof that depends on the path is reported as unknown, never as "no mate".
 
 use super::table::{Table, INF};
-use super::{Hand, HandEffect, MateGame, MateLimits, HAND_KINDS};
+use super::{FutileRule, Hand, HandEffect, MateGame, MateLimits, HAND_KINDS};
 use crate::game::Side;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -83,6 +83,8 @@ pub struct Solver<'a, G: MateGame> {
     pub(crate) path: Vec<u64>,
     /// Plies allowed from the root (the shortest-mate re-search bounds it).
     max_ply: u32,
+    /// Which interpositions are no defence.
+    futile: FutileRule,
     /// Called about once a second with the statistics so far (a GUI's `info` lines).
     progress: Option<&'a mut ProgressFn<'a>>,
     next_report: Duration,
@@ -127,6 +129,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             aborted: false,
             path: Vec::with_capacity(256),
             max_ply: MAX_PLY,
+            futile: limits.futile,
             progress: None,
             next_report: REPORT_EVERY,
             _game: std::marker::PhantomData,
@@ -222,6 +225,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// Plies allowed at `ply` under the current bound.
     pub fn plies_left(&self, ply: u32) -> u32 {
         self.max_ply.saturating_sub(ply)
+    }
+
+    /// The futility rule of this solve.
+    pub fn futile_rule(&self) -> FutileRule {
+        self.futile
     }
 
     pub fn max_ply(&self) -> u32 {
@@ -439,7 +447,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
         for (mv, child, key) in made {
             let effect = pos.hand_effect(mv);
             let group = pos.delay_group(mv, or);
-            let futile = !or && pos.is_futile(mv);
+            let futile = !or && pos.is_futile(mv, self.futile);
             let (mut res, found) = if futile {
                 self.unbounded(|s| s.probe_keyed(&child, key, ply + 1))
             } else {

@@ -65,12 +65,12 @@ pub trait MateGame: Game {
     fn delay_group(&self, _mv: Self::Move, _or: bool) -> Option<u32> {
         None
     }
-    /// Whether `mv`, the defender's answer to a check, is a futile interposition (無駄合): a
-    /// piece put between the checker and the king only to be captured for nothing. By the
-    /// convention of mate problems it is no defence: the principal variation never plays one,
-    /// and a line ends where nothing else is left. The solver still refutes such moves in its
-    /// proofs; only the reading of the line and its length skip them.
-    fn is_futile(&self, _mv: Self::Move) -> bool {
+    /// Whether `mv`, the defender's answer to a check, is a futile interposition (無駄合) under
+    /// `rule`: a piece put between the checker and the king only to be captured for nothing. By
+    /// the convention of mate problems it is no defence: the principal variation never plays
+    /// one, and a line ends where nothing else is left. The solver still refutes such moves in
+    /// its proofs; only the reading of the line and its length skip them.
+    fn is_futile(&self, _mv: Self::Move, _rule: FutileRule) -> bool {
         false
     }
     /// Whether the side to move has any legal move.
@@ -82,6 +82,22 @@ pub trait MateGame: Game {
     fn validate_problem(&self) -> Result<(), RulesError>;
 }
 
+/// Which of the defender's interpositions count as futile (無駄合, no defence). Sources differ on
+/// drops next to the king: the miniosl suite counts them as defences (its A2-3, B5-2 and B5-4
+/// are 3-ply mates through such a drop and its capture), the Shogi Zukou source as futile when
+/// the checker takes them with mate (its lines 026, 073 and 093 end where only such drops are
+/// left).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FutileRule {
+    /// Only drops that nothing of the defender's guards, the king included (the miniosl
+    /// suite's convention).
+    #[default]
+    Unguarded,
+    /// Also drops next to the king that only the king guards, when the checker's capture there
+    /// mates at once (the Shogi Zukou source's convention).
+    NextToKing,
+}
+
 /// Budget of one solve. `None` means no limit of that kind.
 #[derive(Debug, Clone)]
 pub struct MateLimits {
@@ -91,6 +107,8 @@ pub struct MateLimits {
     pub hash_mb: usize,
     /// After the first proof, search for shorter mates (re-searches with a length bound).
     pub shortest: bool,
+    /// Which interpositions are no defence (the PV, the lengths and the line check follow it).
+    pub futile: FutileRule,
 }
 
 impl Default for MateLimits {
@@ -100,6 +118,7 @@ impl Default for MateLimits {
             time: None,
             hash_mb: 64,
             shortest: true,
+            futile: FutileRule::default(),
         }
     }
 }
@@ -214,6 +233,15 @@ fn run<'a, G: MateGame>(
 /// mate or, by the convention of mate problems, in check with only futile interpositions left.
 /// Returns the number of plies or what is wrong.
 pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, String> {
+    verify_mate_line_with(pos, pv, FutileRule::default())
+}
+
+/// [`verify_mate_line`] under a given futility rule.
+pub fn verify_mate_line_with<G: MateGame>(
+    pos: &G,
+    pv: &[G::Move],
+    rule: FutileRule,
+) -> Result<usize, String> {
     let mut cur = pos.clone();
     for (i, &mv) in pv.iter().enumerate() {
         if !cur.is_legal(mv) {
@@ -226,7 +254,7 @@ pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, S
                 cur.move_text(mv)
             ));
         }
-        if i % 2 == 1 && cur.is_futile(mv) {
+        if i % 2 == 1 && cur.is_futile(mv, rule) {
             return Err(format!(
                 "ply {}: {} is a futile interposition",
                 i + 1,
@@ -238,18 +266,18 @@ pub fn verify_mate_line<G: MateGame>(pos: &G, pv: &[G::Move]) -> Result<usize, S
     if pv.len() % 2 == 0 {
         return Err("the line ends with a defender move".into());
     }
-    if !cur.in_check() || !only_futile_answers(&cur) {
+    if !cur.in_check() || !only_futile_answers(&cur, rule) {
         return Err("the final position is not mate".into());
     }
     Ok(pv.len())
 }
 
 /// Whether the side to move has no legal move but futile interpositions (none at all: mate).
-pub fn only_futile_answers<G: MateGame>(pos: &G) -> bool {
+pub fn only_futile_answers<G: MateGame>(pos: &G, rule: FutileRule) -> bool {
     if !pos.has_legal_move() {
         return true;
     }
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
-    moves.iter().all(|&mv| pos.is_futile(mv))
+    moves.iter().all(|&mv| pos.is_futile(mv, rule))
 }

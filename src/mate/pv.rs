@@ -15,7 +15,7 @@
 
 use super::dfpn::{NodeResult, Solver, MAX_PLY};
 use super::table::INF;
-use super::{verify_mate_line, MateGame};
+use super::{verify_mate_line_with, MateGame};
 
 /// The PV of the proven root and whether its length was shown to be the shortest.
 ///
@@ -72,7 +72,7 @@ fn extract<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::M
     let line = walk(solver, root);
     solver.path.clear();
     let line = line?;
-    verify_mate_line(root, &line).ok()?;
+    verify_mate_line_with(root, &line, solver.futile_rule()).ok()?;
     Some(line)
 }
 
@@ -80,13 +80,14 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
     let mut line = Vec::new();
     let mut cur = root.clone();
     let mut ply = 0u32;
+    let rule = solver.futile_rule();
     loop {
         let or = ply.is_multiple_of(2);
         let moves = solver.node_moves(&cur, ply);
         // Mate at an AND node, also when only futile interpositions are left (they are no
         // defence by the convention of mate problems); no check at an OR node means the proof
         // was lost.
-        if moves.is_empty() || (!or && moves.iter().all(|&mv| cur.is_futile(mv))) {
+        if moves.is_empty() || (!or && moves.iter().all(|&mv| cur.is_futile(mv, rule))) {
             return if or { None } else { Some(line) };
         }
         if ply >= MAX_PLY {
@@ -96,7 +97,7 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
         let mut scored = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let child = cur.play(mv);
-            let r = if !or && cur.is_futile(mv) {
+            let r = if !or && cur.is_futile(mv, rule) {
                 solver.unbounded(|s| s.probe(&child, ply + 1))
             } else {
                 solver.probe(&child, ply + 1)
@@ -119,7 +120,7 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
         if !or {
             for (mv, child, r) in scored.iter_mut() {
                 if r.pn != 0 {
-                    *r = if cur.is_futile(*mv) {
+                    *r = if cur.is_futile(*mv, rule) {
                         solver.unbounded(|s| s.mid(child, ply + 1, INF, INF))
                     } else {
                         solver.mid(child, ply + 1, INF, INF)
@@ -138,7 +139,7 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
         } else {
             // Every evasion is proven above (the proof needs them all); the line follows only
             // those that are a defence.
-            scored.retain(|(mv, _, _)| !cur.is_futile(*mv));
+            scored.retain(|(mv, _, _)| !cur.is_futile(*mv, rule));
             longest_defence(solver, &cur, ply, &scored)
         };
         let (mv, child, _) = best?;

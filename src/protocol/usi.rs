@@ -81,6 +81,12 @@ impl Flavour for Usi {
                 1,
                 super::memory::max_hash_mb(),
             ),
+            // `go mate`: also count a drop next to the king that the checker takes with mate as a
+            // futile interposition (the Shogi Zukou convention; off: the miniosl suite's).
+            Spec {
+                name: "MateFutileNextToKing",
+                kind: Kind::Check(false),
+            },
             // The play search's mate-in-1 test (off: it did not gain in A/B matches, docs/mate.md).
             Spec {
                 name: "Mate1Ply",

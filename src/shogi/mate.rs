@@ -7,8 +7,8 @@
 
 use super::{movegen, sfen, ShogiPos};
 use crate::game::{Game, RulesError, Side};
-use crate::mate::{Hand, HandEffect, MateGame};
-use haitaka::{get_between_rays, Board, Color, Move, Piece, Square};
+use crate::mate::{FutileRule, Hand, HandEffect, MateGame};
+use haitaka::{get_between_rays, king_attacks, Board, Color, Move, Piece, Square};
 
 /// Hand kinds in `haitaka::Piece` order (Pawn .. Gold), the index of `Board::hand`.
 const HAND_PIECES: [Piece; 7] = [
@@ -107,14 +107,22 @@ impl MateGame for ShogiPos {
         }
     }
 
-    fn is_futile(&self, mv: Move) -> bool {
-        // The delay group's rule: a drop between a distant checker and the king that nothing of
-        // the defender's guards (the king included) and that gives no check: the checker takes
-        // it and checks on from one step closer. A drop the king guards is a defence even when
-        // the capture there is protected: another piece may have to take it, as in the miniosl
-        // problem A2-3 (B*3c R*2b 2c2b+: the lance mates, the bishop's capture would not), which
-        // a rule counting such drops as futile answered in one ply.
-        self.in_check() && self.delay_group(mv, false) == Some(FUTILE_GROUP)
+    fn is_futile(&self, mv: Move, rule: FutileRule) -> bool {
+        // Unguarded (both rules): the delay group's test, a drop between a distant checker and
+        // the king that nothing of the defender's guards (the king included) and that gives no
+        // check: the checker takes it and checks on from one step closer. Next to the king
+        // (`FutileRule::NextToKing` only): a drop that only the king guards, when the checker's
+        // capture there mates at once, as if the check had been mate already. The miniosl suite
+        // counts those as defences: in its A2-3 (B*3c R*2b 2c2b+) the bishop's capture 3c2b+
+        // mates as well, and the stated answer is 3 plies.
+        if !self.in_check() {
+            return false;
+        }
+        match (self.delay_group(mv, false), rule) {
+            (Some(FUTILE_GROUP), _) => true,
+            (Some(_), FutileRule::NextToKing) => futile_next_to_king(self.board(), mv),
+            _ => false,
+        }
     }
 
     fn has_legal_move(&self) -> bool {
@@ -136,6 +144,46 @@ impl MateGame for ShogiPos {
         }
         Ok(())
     }
+}
+
+/// [`FutileRule::NextToKing`]'s test (the defender to move, in check): `mv` drops a piece next to
+/// the defender's king that nothing but the king guards and that gives no check, and the single
+/// checker's capture there (promoting or not) leaves the defender without a legal move. Mate
+/// problems count such a drop as no defence (the Zukou source ends its lines 026, 073 and 093
+/// where only such drops are left).
+fn futile_next_to_king(board: &Board, mv: Move) -> bool {
+    let Move::Drop { to, .. } = mv else {
+        return false;
+    };
+    let us = board.side_to_move();
+    let Some(king) = board.colored_pieces(us, Piece::King).next_square() else {
+        return false;
+    };
+    let checkers = board.checkers();
+    let (1, Some(checker)) = (checkers.len(), checkers.next_square()) else {
+        return false;
+    };
+    if !king_attacks(us, king).has(to) || movegen::gives_check(board, mv) {
+        return false;
+    }
+    let guards = super::see::attackers(board, us, to, board.occupied());
+    if !(guards & !board.pieces(Piece::King)).is_empty() {
+        return false;
+    }
+    let mut after = board.clone();
+    after.play_unchecked(mv);
+    [false, true].into_iter().any(|promotion| {
+        let take = Move::BoardMove {
+            from: checker,
+            to,
+            promotion,
+        };
+        movegen::is_legal(&after, take) && {
+            let mut mated = after.clone();
+            mated.play_unchecked(take);
+            !movegen::has_legal_move(&mated)
+        }
+    })
 }
 
 /// The delay group of the futile interpositions (groups 0..81 are the drops' squares).

@@ -26,7 +26,9 @@ use super::super::info::{bestmove_line, Out};
 use super::slot::Slot;
 use super::{Controller, Flavour, GoRequest};
 use crate::game::Game;
-use crate::mate::{solve, solve_with_progress, MateGame, MateLimits, MateProgress, MateResult};
+use crate::mate::{
+    solve, solve_with_progress, FutileRule, MateGame, MateLimits, MateProgress, MateResult,
+};
 use crate::protocol::tokenizer::printable;
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,6 +113,7 @@ impl<F: Flavour> Controller<F> {
             time: Some(Duration::from_millis(ms)),
             hash_mb: 16,
             shortest: true,
+            futile: FutileRule::default(),
         };
         let stop = AtomicBool::new(false);
         let Ok(report) = solve(&pos, &budget, &stop) else {
@@ -174,6 +177,11 @@ impl<F: Flavour> Controller<F> {
             time: ms.map(Duration::from_millis),
             hash_mb: mb as usize,
             shortest: true,
+            futile: if self.options.bool("MateFutileNextToKing") {
+                FutileRule::NextToKing
+            } else {
+                FutileRule::Unguarded
+            },
         };
         self.mate_job.wait(); // a previous solve was stopped already (settle_previous_search)
         let stop = Arc::new(AtomicBool::new(false));

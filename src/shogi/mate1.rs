@@ -53,21 +53,11 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     let knight_sq = knight_attacks(!us, king) & !ours;
     let checks = |piece: Piece, to: Square, occ| piece_attacks(piece, us, to, occ).has(king);
 
-    // Our attackers of each target square next to the king, computed once for both the drops
-    // and the board moves (attackers were a sixth of the mate solver's profile, most from here).
-    let mut targets = [(king, haitaka::BitBoard::EMPTY); 8];
-    let mut n = 0;
-    for to in near {
-        targets[n] = (to, attackers(board, us, to, occ));
-        n += 1;
-    }
-    let targets = &targets[..n];
-
     // Drops next to the king: only on a square we defend.
     let hand_any = DROPS.iter().any(|&p| board.has_in_hand(us, p));
     if hand_any {
-        for &(to, ours_at) in targets {
-            if occ.has(to) || ours_at.is_empty() {
+        for to in near & !occ {
+            if attackers(board, us, to, occ).is_empty() {
                 continue;
             }
             for piece in DROPS {
@@ -97,8 +87,8 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     }
 
     // Board moves next to the king: a mover among the square's attackers, and another defender.
-    for &(to, ours_at) in targets {
-        let movers = ours_at & !board.pieces(Piece::King);
+    for to in near {
+        let movers = attackers(board, us, to, occ) & !board.pieces(Piece::King);
         for from in movers {
             let without = occ.rm(from);
             if (attackers(board, us, to, without) & without).is_empty() {

@@ -580,7 +580,24 @@ def cmd_pack(a: argparse.Namespace) -> int:
     if a.test_every < 0:
         print("gen_labels: error: --test-every must be 0 (no test file) or positive", file=sys.stderr)
         return 2
-    seen, part, written, size = set(), 0, 0, 0
+    # Positions of older label files (--exclude) are not new data: dropped from every part, so
+    # that a later run adds only positions no earlier file has (and its test set none of theirs).
+    excluded = set()
+    try:
+        for f in [f for f in (a.exclude or "").split(",") if f]:
+            with (lzma.open(f, "rt", encoding="utf-8") if f.endswith(".xz")
+                  else open(f, encoding="utf-8")) as fh:
+                for n, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        excluded.add(label_key(line))
+                    except (ValueError, IndexError):
+                        raise ValueError(f"{f}:{n}: not a label line (no 'sfen <board> <side> <hands>')")
+    except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError, ValueError) as e:
+        print(f"gen_labels: error: --exclude: {e}", file=sys.stderr)
+        return 2
+    seen, part, written, size = set(excluded), 0, 0, 0
     limit = int(a.max_mb * 1024 * 1024)
     out = None
     paths = []
@@ -637,6 +654,8 @@ def cmd_pack(a: argparse.Namespace) -> int:
     except (OSError, ValueError) as e:
         print(f"gen_labels: error: {e}", file=sys.stderr)
         return 1
+    if excluded:
+        print(f"gen_labels: {len(excluded)} positions of the --exclude files kept out")
     print(f"gen_labels: {written} distinct labels in {len(paths) - bool(a.test_every)} files: "
           f"{' '.join(p for p in paths if p != test_path)}")
     if a.test_every:
@@ -676,6 +695,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--dir", required=True)
     p.add_argument("--out", required=True, help="path prefix: <out>-001.txt.xz, ...")
     p.add_argument("--max-mb", type=float, default=45.0)
+    p.add_argument("--exclude", default="",
+                   help="comma-separated label files (.txt or .txt.xz) whose positions (board, side, "
+                        "hands) are left out of every part: older packs, so that only new positions are added")
     p.add_argument("--test-every", type=int, default=0,
                    help="hold out every K-th game (game numbers K-1, 2K-1, ...) as <out>-test.txt.xz, "
                         "a test set split by game (default 0: none)")

@@ -113,6 +113,18 @@ def test_labels_are_legal_deduplicated_and_counted(tmp_path):
     assert sorted(test) == sorted(held) and test, r.stdout
     assert "test labels from 2 held-out games" in r.stdout
     assert gen("pack", "--dir", str(d), "--out", str(split), "--test-every", "-1", ok=False).returncode == 2
+    # --exclude: the positions of an older file are left out (here the test file just written).
+    rest = tmp_path / "packed" / "rest"
+    r = gen("pack", "--dir", str(d), "--out", str(rest), "--exclude", str(split) + "-test.txt.xz")
+    with lzma.open(str(rest) + "-001.txt.xz", "rt", encoding="utf-8") as f:
+        kept = f.read().splitlines()
+    assert sorted(kept) == sorted(train), r.stdout
+    assert f"{len(test)} positions of the --exclude files kept out" in r.stdout
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a label line\n", encoding="utf-8")
+    for ex in (str(bad), str(tmp_path / "missing.txt.xz")):
+        r = gen("pack", "--dir", str(d), "--out", str(rest), "--exclude", ex, ok=False)
+        assert r.returncode == 2 and "--exclude" in r.stderr, r.stderr
 
 
 def test_resume_after_a_kill_plays_each_game_once(tmp_path):

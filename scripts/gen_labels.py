@@ -597,7 +597,7 @@ def cmd_pack(a: argparse.Namespace) -> int:
     except (OSError, EOFError, lzma.LZMAError, UnicodeDecodeError, ValueError) as e:
         print(f"gen_labels: error: --exclude: {e}", file=sys.stderr)
         return 2
-    seen, part, written, size = set(excluded), 0, 0, 0
+    seen, part, written, size, dropped_old = set(excluded), 0, 0, 0, 0
     limit = int(a.max_mb * 1024 * 1024)
     out = None
     paths = []
@@ -628,11 +628,14 @@ def cmd_pack(a: argparse.Namespace) -> int:
                         seen.add(key)
                         t.write(line)
                         n_test += 1
+                    else:
+                        dropped_old += key in excluded
         for game, line in iter_labels(a.dir):
             if is_test(game):
                 continue
             key = label_key(line)
             if key in seen:
+                dropped_old += key in excluded
                 continue
             seen.add(key)
             if out is None or size >= limit * 5:   # ~5:1 compression of this format; checked below
@@ -655,7 +658,8 @@ def cmd_pack(a: argparse.Namespace) -> int:
         print(f"gen_labels: error: {e}", file=sys.stderr)
         return 1
     if excluded:
-        print(f"gen_labels: {len(excluded)} positions of the --exclude files kept out")
+        print(f"gen_labels: {dropped_old} labels left out: their positions are in the --exclude files "
+              f"({len(excluded)} positions)")
     print(f"gen_labels: {written} distinct labels in {len(paths) - bool(a.test_every)} files: "
           f"{' '.join(p for p in paths if p != test_path)}")
     if a.test_every:

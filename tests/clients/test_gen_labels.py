@@ -119,7 +119,8 @@ def test_labels_are_legal_deduplicated_and_counted(tmp_path):
     with lzma.open(str(rest) + "-001.txt.xz", "rt", encoding="utf-8") as f:
         kept = f.read().splitlines()
     assert sorted(kept) == sorted(train), r.stdout
-    assert f"{len(test)} positions of the --exclude files kept out" in r.stdout
+    assert (f"{len(lines) - len(train)} labels left out: their positions are in the --exclude files "
+            f"({len(test)} positions)") in r.stdout
     bad = tmp_path / "bad.txt"
     bad.write_text("not a label line\n", encoding="utf-8")
     for ex in (str(bad), str(tmp_path / "missing.txt.xz")):

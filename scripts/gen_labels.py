@@ -410,14 +410,18 @@ def cmd_run(a: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ agree --
 
+def open_text(path: str):
+    """A text file for reading, xz-compressed when its name ends in .xz."""
+    return lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz") else open(path, encoding="utf-8")
+
+
 def game_positions(path: str, min_ply: int) -> List[str]:
     """Every position of a game-line file that has a move after it, from ply `min_ply` on
     (a one-move book line gives its start position when its ply is not counted: book SFENs
     carry their own move numbers, so the ply is the SFEN's move number - 1)."""
     out = []
     try:
-        f = lzma.open(path, "rt", encoding="utf-8") if path.endswith(".xz") else open(path, encoding="utf-8")
-        with f:
+        with open_text(path) as f:
             for n, line in enumerate(f, 1):
                 tok = line.split()
                 if not tok:
@@ -585,8 +589,7 @@ def cmd_pack(a: argparse.Namespace) -> int:
     excluded = set()
     try:
         for f in [f for f in (a.exclude or "").split(",") if f]:
-            with (lzma.open(f, "rt", encoding="utf-8") if f.endswith(".xz")
-                  else open(f, encoding="utf-8")) as fh:
+            with open_text(f) as fh:
                 for n, line in enumerate(fh, 1):
                     if not line.strip():
                         continue

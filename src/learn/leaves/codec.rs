@@ -1,12 +1,20 @@
 //! The byte encoding of one training position's children in the leaf store.
 //!
 //! A position is `n` (varint, the number of children) then per child a head varint: 0 = below
-//! the window, 1 = above it, else `2 + (features << 1 | raw)`, followed by the leaf difference's
-//! constant (a zigzag varint when it is a whole number, as it always is for integer weights;
-//! `raw` = 8 bytes of f64 otherwise) and its features: the index as a varint delta from the
-//! previous one (indices are sorted) and the coefficient as a zigzag varint. Coefficients are
-//! small (shogi ±1, ±2; chess tapered values up to a few hundred), so a feature takes 2-4 bytes
-//! instead of the 8 of a `(u32, i32)` pair, and a leaf has no allocation of its own.
+//! the window, 1 = above it, else `2 + (features << 2 | raw << 1 | tagged)`, followed by the leaf
+//! difference's constant (a zigzag varint when it is a whole number, as it always is for integer
+//! weights; `raw` = 8 bytes of f64 otherwise) and its features, indices sorted, each the index's
+//! delta from the previous one and its coefficient:
+//! - plain leaves: the delta and the coefficient as a zigzag varint, two varints;
+//! - tagged leaves: one varint `delta << 2 | tag`, tag 0 for a coefficient of +1, 1 for −1, 2
+//!   when the coefficient follows as a zigzag varint.
+//!
+//! Why two forms: in shogi's KPP differences 99% of coefficients are ±1 and most index deltas
+//! are small (the pairs of one moved piece lie close together), so a tagged feature takes about
+//! 1.3 bytes instead of 2.1, and leaves are the learner's memory (issue 13: 64 KB per shogi
+//! e_ABCD position in the plain form, 40% less tagged). Chess coefficients are tapered values up
+//! to a few hundred, where the tag's two bits would only add bytes, so a leaf is tagged when at
+//! least half of its coefficients are ±1.
 
 use crate::learn::step1::{Child, Leaf, PositionData};
 
@@ -57,7 +65,16 @@ fn encode_leaf(leaf: &Leaf, out: &mut Vec<u8>) {
     // Whole numbers within ±2^53 survive the trip through i64 exactly.
     let whole = k.fract() == 0.0 && k.abs() < 9.0e15 && !(k == 0.0 && k.is_sign_negative());
     let n = leaf.feats.len() as u64;
-    put_varint(out, 2 + ((n << 1) | u64::from(!whole)));
+    let units = leaf
+        .feats
+        .iter()
+        .filter(|&&(_, c)| c == 1 || c == -1)
+        .count() as u64;
+    let tagged = 2 * units >= n;
+    put_varint(
+        out,
+        2 + ((n << 2) | (u64::from(!whole) << 1) | u64::from(tagged)),
+    );
     if whole {
         put_varint(out, zigzag(k as i64));
     } else {
@@ -65,8 +82,20 @@ fn encode_leaf(leaf: &Leaf, out: &mut Vec<u8>) {
     }
     let mut prev = 0u32;
     for &(i, coef) in &leaf.feats {
-        put_varint(out, u64::from(i - prev));
-        put_varint(out, zigzag(i64::from(coef)));
+        let delta = u64::from(i - prev);
+        if !tagged {
+            put_varint(out, delta);
+            put_varint(out, zigzag(i64::from(coef)));
+        } else {
+            match coef {
+                1 => put_varint(out, delta << 2),
+                -1 => put_varint(out, delta << 2 | 1),
+                c => {
+                    put_varint(out, delta << 2 | 2);
+                    put_varint(out, zigzag(i64::from(c)));
+                }
+            }
+        }
         prev = i;
     }
 }
@@ -157,7 +186,7 @@ impl<'a> Reader<'a> {
             0 => Ok(Decoded::Below),
             1 => Ok(Decoded::Above),
             h => {
-                let (n, raw) = ((h - 2) >> 1, (h - 2) & 1 == 1);
+                let (n, raw, tagged) = ((h - 2) >> 2, (h - 2) & 2 != 0, (h - 2) & 1 == 1);
                 let k = if raw {
                     let bytes = self
                         .b
@@ -173,8 +202,22 @@ impl<'a> Reader<'a> {
                 self.feats.clear();
                 let mut prev = 0u64;
                 for _ in 0..n {
-                    prev += self.varint()?;
-                    let c = unzigzag(self.varint()?);
+                    let c = if tagged {
+                        let v = self.varint()?;
+                        prev = prev.saturating_add(v >> 2);
+                        let tag = v & 3;
+                        if tag < 2 {
+                            // ±1 without a branch on the sign, which is a coin toss.
+                            1 - 2 * tag as i64
+                        } else if tag == 2 {
+                            unzigzag(self.varint()?)
+                        } else {
+                            return Err("leaf store: bad feature tag".into());
+                        }
+                    } else {
+                        prev = prev.saturating_add(self.varint()?);
+                        unzigzag(self.varint()?)
+                    };
                     if prev > u64::from(u32::MAX)
                         || c < i64::from(i32::MIN)
                         || c > i64::from(i32::MAX)
@@ -246,5 +289,66 @@ mod tests {
             }
         }
         assert!(err);
+    }
+
+    #[test]
+    fn unit_coefficients_take_one_varint_and_round_trip() {
+        // Shogi-like leaves: coefficients ±1 and small deltas, then the same indices with one
+        // coefficient of 2 (only that feature pays a second varint).
+        let unit: Vec<(u32, i32)> = (0..200u32)
+            .map(|i| (1_000 + i * 31, if i % 3 == 0 { -1 } else { 1 }))
+            .collect();
+        let mut mixed = unit.clone();
+        mixed[57].1 = 2;
+        let leaf = |feats: &Vec<(u32, i32)>| {
+            Child::Window(Leaf {
+                feats: feats.clone(),
+                constant: 12.0,
+            })
+        };
+        let p = PositionData {
+            record: Leaf::default(),
+            children: vec![leaf(&unit), leaf(&mixed), leaf(&vec![(46_699_999, -1)])],
+            agree: None,
+            sample: 0,
+        };
+        let mut b = Vec::new();
+        encode_position(&p, &mut b);
+        let mut r = Reader::new(&b);
+        assert_eq!(r.children().unwrap(), 3);
+        assert_eq!(r.child().unwrap(), Decoded::Window(12.0));
+        assert_eq!(r.feats, unit);
+        let after_unit = r.at;
+        assert_eq!(r.child().unwrap(), Decoded::Window(12.0));
+        assert_eq!(r.feats, mixed);
+        let mixed_bytes = r.at - after_unit;
+        assert_eq!(r.child().unwrap(), Decoded::Window(12.0));
+        assert_eq!(r.feats, vec![(46_699_999, -1)]);
+        assert_eq!(r.at, b.len());
+        // Tagged: a delta of 31 with its tag fits one byte (the first, 1,000, two): count (1) +
+        // head (2) + constant (1) + 2 + 199; the coefficient of 2 adds one byte.
+        assert_eq!(after_unit, 1 + 2 + 1 + 2 + 199);
+        assert_eq!(mixed_bytes, 2 + 1 + 2 + 199 + 1);
+        // A leaf of mostly larger coefficients (chess's tapered values) stays plain: two bytes
+        // a feature here, as before the tag existed.
+        let tapered: Vec<(u32, i32)> = (0..40u32).map(|i| (i * 20, 7 + i as i32)).collect();
+        let q = PositionData {
+            record: Leaf::default(),
+            children: vec![leaf(&tapered)],
+            agree: None,
+            sample: 0,
+        };
+        let mut b = Vec::new();
+        encode_position(&q, &mut b);
+        assert_eq!(b.len(), 1 + 2 + 1 + 2 * 40);
+        let mut r = Reader::new(&b);
+        r.children().unwrap();
+        assert_eq!(r.child().unwrap(), Decoded::Window(12.0));
+        assert_eq!(r.feats, tapered);
+        // Tag 3 is no encoding: an error, not a panic.
+        let bad = [1u8, 2 + (1 << 2 | 1), 0, 3];
+        let mut r = Reader::new(&bad);
+        r.children().unwrap();
+        assert!(r.child().is_err());
     }
 }

@@ -8,8 +8,9 @@
 #                                            # chess-ext from chess-obj-j2.kwt,
 #                                            # chess-ext-j2 from chess-ext.kwt,
 #                                            # chess-texel from chess-ext-j2.kwt,
-#                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD
-#                                            # from shogi-eABC.kwt.xz)
+#                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
+#                                            # from shogi-eABC.kwt.xz, shogi-eABCD from
+#                                            # shogi-eABCD-148k.kwt.xz)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -137,20 +138,39 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABC "* ]]; then
   rm eval_weights/shogi-eABC.kwt
 fi
 # Shogi: e_ABCD, the full Bonanza evaluation (material + KP + KKP + KPP), by MMTO from
-# shogi-eABC on all the shogi data: the GPS book positions, every gpsusi-labelled file of
-# data/shogi (their -test files held out, split by game) and the GPS self-play games (10% held
-# out); the final weights (after 4 updates). The built-in shogi default, shipped xz-compressed
-# (the KPP table is 346 MiB raw, mostly zeros after L1: ~3 MB packed). About 46 minutes and
-# 12 GB of memory on 2 threads.
-if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+# shogi-eABC on the shogi data of 2026-11-27 morning: the GPS book positions, the first four
+# gpsusi-labelled files of data/shogi (their -test files held out, split by game) and the GPS
+# self-play games (10% held out); the final weights (after 4 updates). Shipped as the built-in
+# shogi default from 868e9a1 to the next block's file; the start of that file. Shipped
+# xz-compressed (the KPP table is 346 MiB raw, mostly zeros after L1: ~3 MB packed). About 46
+# minutes and 12 GB of memory on 2 threads.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-148k "* ]]; then
   xz -dc eval_weights/shogi-eABC.kwt.xz > "$RUNS/shogi-eABC-init.kwt"
   L=data/shogi
-  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+  PICK=weights.kwt train shogi-eABCD-148k mmto --game shogi \
     --data $DATA/shogi/gps_book_positions.txt.xz,$L/labels-gps4-001.txt.xz,$L/labels-gps4s2-001.txt.xz,$L/labels-gps4s3-001.txt.xz,$L/labels-gps4s4-001.txt.xz \
     --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 \
     --test $L/labels-gps4s2-test.txt.xz,$L/labels-gps4s3-test.txt.xz,$L/labels-gps4s4-test.txt.xz \
     --tables A,B,C,D --init "$RUNS/shogi-eABC-init.kwt" --iterations 4
-  measure shogi-eABCD shogi shogi-eABC.kwt.xz
+  measure shogi-eABCD-148k shogi shogi-eABC.kwt.xz
+  xz -9e -T1 -c eval_weights/shogi-eABCD-148k.kwt > eval_weights/shogi-eABCD-148k.kwt.xz.tmp
+  mv eval_weights/shogi-eABCD-148k.kwt.xz.tmp eval_weights/shogi-eABCD-148k.kwt.xz
+  rm eval_weights/shogi-eABCD-148k.kwt
+fi
+# Shogi: e_ABCD continued (the built-in shogi default): 3 more MMTO iterations from
+# shogi-eABCD-148k on all six gpsusi-labelled sets of data/shogi (seeds 5 and 6 as packed on
+# 2026-11-27 at 02:58: later games of those runs go to new files), the GPS book positions and
+# the self-play games; 182,472 training positions, the five -test files and 10% of the self-play
+# held out (12,476). The final weights (after 3 updates). About 25 minutes and 7.9 GB on 2 threads.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+  xz -dc eval_weights/shogi-eABCD-148k.kwt.xz > "$RUNS/shogi-eABCD-148k-init.kwt"
+  L=data/shogi
+  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+    --data $DATA/shogi/gps_book_positions.txt.xz,$L/labels-gps4-001.txt.xz,$L/labels-gps4s2-001.txt.xz,$L/labels-gps4s3-001.txt.xz,$L/labels-gps4s4-001.txt.xz,$L/labels-gps4s5-001.txt.xz,$L/labels-gps4s6-001.txt.xz \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 \
+    --test $L/labels-gps4s2-test.txt.xz,$L/labels-gps4s3-test.txt.xz,$L/labels-gps4s4-test.txt.xz,$L/labels-gps4s5-test.txt.xz,$L/labels-gps4s6-test.txt.xz \
+    --tables A,B,C,D --init "$RUNS/shogi-eABCD-148k-init.kwt" --iterations 3
+  measure shogi-eABCD shogi shogi-eABCD-148k.kwt.xz
   xz -9e -T1 -c eval_weights/shogi-eABCD.kwt > eval_weights/shogi-eABCD.kwt.xz.tmp
   mv eval_weights/shogi-eABCD.kwt.xz.tmp eval_weights/shogi-eABCD.kwt.xz
   rm eval_weights/shogi-eABCD.kwt

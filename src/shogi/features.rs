@@ -355,7 +355,7 @@ impl FeatureSet<ShogiPos> for Bonanza {
     /// e_ABCD (material + KP + KKP + KPP, the full evaluation) learned by MMTO in stages from
     /// Bonanza 6's piece values (e_AB, then e_ABC, then e_ABCD) on the GPS book positions,
     /// self-play games and gpsusi-labelled positions (eval_weights/README.md), made by
-    /// scripts/train_shipped.sh. Shipped xz-compressed (1.7 MB for 346 MiB: the KPP table is
+    /// scripts/train_shipped.sh. Shipped xz-compressed (3.3 MB for 346 MiB: the KPP table is
     /// mostly zeros after L1) and unpacked once into the cache, then mapped
     /// (`eval::weights::default_weights_noted`).
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {

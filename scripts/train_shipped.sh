@@ -59,6 +59,13 @@ EOF
   "$KISHI" weights annotate "eval_weights/$name.kwt" --out "eval_weights/$name.kwt" --set-json "elo=$elo"
 }
 
+# ship_xz NAME: replaces eval_weights/NAME.kwt by NAME.kwt.xz (atomically: a .tmp file renamed)
+ship_xz() {
+  xz -9e -T1 -c "eval_weights/$1.kwt" > "eval_weights/$1.kwt.xz.tmp"
+  mv "eval_weights/$1.kwt.xz.tmp" "eval_weights/$1.kwt.xz"
+  rm "eval_weights/$1.kwt"
+}
+
 targets=("$@")
 
 # Chess: the KP table learned by MMTO on top of the hand-set material and positional terms
@@ -133,9 +140,7 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABC "* ]]; then
     --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --tables A,B,C \
     --init eval_weights/shogi-eAB.kwt --iterations 4
   measure shogi-eABC shogi eval_weights/shogi-eAB.kwt
-  xz -9e -T1 -c eval_weights/shogi-eABC.kwt > eval_weights/shogi-eABC.kwt.xz.tmp
-  mv eval_weights/shogi-eABC.kwt.xz.tmp eval_weights/shogi-eABC.kwt.xz
-  rm eval_weights/shogi-eABC.kwt
+  ship_xz shogi-eABC
 fi
 # Shogi: e_ABCD, the full Bonanza evaluation (material + KP + KKP + KPP), by MMTO from
 # shogi-eABC on the shogi data of 2026-11-27 morning: the GPS book positions, the first four
@@ -153,9 +158,7 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-148k "* ]]
     --test $L/labels-gps4s2-test.txt.xz,$L/labels-gps4s3-test.txt.xz,$L/labels-gps4s4-test.txt.xz \
     --tables A,B,C,D --init "$RUNS/shogi-eABC-init.kwt" --iterations 4
   measure shogi-eABCD-148k shogi shogi-eABC.kwt.xz
-  xz -9e -T1 -c eval_weights/shogi-eABCD-148k.kwt > eval_weights/shogi-eABCD-148k.kwt.xz.tmp
-  mv eval_weights/shogi-eABCD-148k.kwt.xz.tmp eval_weights/shogi-eABCD-148k.kwt.xz
-  rm eval_weights/shogi-eABCD-148k.kwt
+  ship_xz shogi-eABCD-148k
 fi
 # Shogi: e_ABCD continued (the built-in shogi default): 3 more MMTO iterations from
 # shogi-eABCD-148k on all six gpsusi-labelled sets of data/shogi (seeds 5 and 6 as packed on
@@ -171,8 +174,6 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; the
     --test $L/labels-gps4s2-test.txt.xz,$L/labels-gps4s3-test.txt.xz,$L/labels-gps4s4-test.txt.xz,$L/labels-gps4s5-test.txt.xz,$L/labels-gps4s6-test.txt.xz \
     --tables A,B,C,D --init "$RUNS/shogi-eABCD-148k-init.kwt" --iterations 3
   measure shogi-eABCD shogi shogi-eABCD-148k.kwt.xz
-  xz -9e -T1 -c eval_weights/shogi-eABCD.kwt > eval_weights/shogi-eABCD.kwt.xz.tmp
-  mv eval_weights/shogi-eABCD.kwt.xz.tmp eval_weights/shogi-eABCD.kwt.xz
-  rm eval_weights/shogi-eABCD.kwt
+  ship_xz shogi-eABCD
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

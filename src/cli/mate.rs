@@ -40,6 +40,8 @@ pub struct MateArgs {
     pub first_proof: bool,
     /// Which interpositions are no defence (`MateLimits::futile`).
     pub futile: FutileRule,
+    /// Prove interpositions by replaying a proven sibling's proof (`MateLimits::replay`).
+    pub replay: bool,
 }
 
 /// Time per problem when neither a time nor a node limit is given.
@@ -107,6 +109,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
         hash_mb: args.hash_mb,
         shortest: !args.first_proof,
         futile: args.futile,
+        replay: args.replay,
     };
     let bar = progress_bar(problems.len());
     if args.out.is_none() {

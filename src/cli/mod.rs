@@ -106,6 +106,10 @@ enum Command {
         /// which interpositions are futile (no defence, not in the PV or the length)
         #[arg(long, value_enum, default_value_t = FutileName::Unguarded)]
         futile: FutileName,
+        /// do not prove an interposition by replaying its proven sibling's proof (Kawano's
+        /// simulation): search it like any other node (for measuring what the replay gains)
+        #[arg(long)]
+        no_replay: bool,
     },
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
@@ -145,6 +149,7 @@ pub fn run(args: &[String]) -> i32 {
             ids,
             first_proof,
             futile,
+            no_replay,
         }) => mate::run(&mate::MateArgs {
             file,
             time_ms,
@@ -157,6 +162,7 @@ pub fn run(args: &[String]) -> i32 {
                 FutileName::Unguarded => crate::mate::FutileRule::Unguarded,
                 FutileName::NextToKing => crate::mate::FutileRule::NextToKing,
             },
+            replay: !no_replay,
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
         Some(Command::SearchParams { game }) => search_params::run(game),

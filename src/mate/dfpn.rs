@@ -18,6 +18,8 @@ use crate::game::Side;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod simulate;
+
 /// Plies beyond which an OR node counts as a (path-dependent) failure: a guard against runaway
 /// depth; the longest known tsume is 1525 plies.
 pub const MAX_PLY: u32 = 3000;
@@ -66,6 +68,11 @@ struct Child<G: MateGame> {
     /// A futile interposition ([`MateGame::is_futile`]): it must be refuted, but its length does
     /// not count and the length bound does not apply below it.
     futile: bool,
+    /// The move's destination square (`Game::move_to`): a replay prefers a sibling that
+    /// interposed on the same square.
+    to: u8,
+    /// A replay of a proven sibling's proof was tried in this frame ([`Solver::simulate`]).
+    replayed: bool,
 }
 
 pub struct Solver<'a, G: MateGame> {
@@ -88,6 +95,10 @@ pub struct Solver<'a, G: MateGame> {
     /// Called about once a second with the statistics so far (a GUI's `info` lines).
     progress: Option<&'a mut ProgressFn<'a>>,
     next_report: Duration,
+    /// Replay proven siblings' proofs (`MateLimits::replay`).
+    replay: bool,
+    /// Nodes proven by a replay.
+    replayed: u64,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -132,6 +143,8 @@ impl<'a, G: MateGame> Solver<'a, G> {
             futile: limits.futile,
             progress: None,
             next_report: REPORT_EVERY,
+            replay: limits.replay,
+            replayed: 0,
             _game: std::marker::PhantomData,
         }
     }
@@ -167,6 +180,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
 
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Nodes proven by replaying a sibling's proof.
+    pub fn replayed(&self) -> u64 {
+        self.replayed
     }
 
     pub fn aborted(&self) -> bool {
@@ -483,6 +501,8 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 group,
                 active,
                 futile,
+                to: G::move_to(mv),
+                replayed: false,
             });
             if decided {
                 break;
@@ -495,6 +515,9 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 break;
             }
             let (best, second) = Self::select(or, &children);
+            if !or && self.replay && self.replay_child(&mut children, best, ply) {
+                continue;
+            }
             let c = &children[best];
             let (cthpn, cthdn) = if or {
                 let bound = second.saturating_add(second / 4).saturating_add(1);

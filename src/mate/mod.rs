@@ -109,6 +109,9 @@ pub struct MateLimits {
     pub shortest: bool,
     /// Which interpositions are no defence (the PV, the lengths and the line check follow it).
     pub futile: FutileRule,
+    /// Prove an interposition by replaying the proof of its proven sibling (Kawano's
+    /// simulation, `dfpn/simulate.rs`) before searching it. On by default; off only to measure.
+    pub replay: bool,
 }
 
 impl Default for MateLimits {
@@ -119,6 +122,7 @@ impl Default for MateLimits {
             hash_mb: 64,
             shortest: true,
             futile: FutileRule::default(),
+            replay: true,
         }
     }
 }
@@ -148,6 +152,8 @@ pub struct MateReport<M> {
     /// When the root was first proven (nodes, time): the solving speed proper, apart from the
     /// shortest-mate search and the PV reading that follow it.
     pub first_proof: Option<(u64, Duration)>,
+    /// Nodes proven by replaying a sibling's proof (`MateLimits::replay`).
+    pub replayed: u64,
 }
 
 /// Statistics of a running solve, for progress reports.
@@ -225,6 +231,7 @@ fn run<'a, G: MateGame>(
         hashfull: solver.table.hashfull(),
         shortest_proven,
         first_proof,
+        replayed: solver.replayed(),
     }
 }
 

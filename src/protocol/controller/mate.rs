@@ -114,6 +114,7 @@ impl<F: Flavour> Controller<F> {
             hash_mb: 16,
             shortest: true,
             futile: FutileRule::default(),
+            replay: true,
         };
         let stop = AtomicBool::new(false);
         let Ok(report) = solve(&pos, &budget, &stop) else {
@@ -182,6 +183,7 @@ impl<F: Flavour> Controller<F> {
             } else {
                 FutileRule::Unguarded
             },
+            replay: true,
         };
         self.mate_job.wait(); // a previous solve was stopped already (settle_previous_search)
         let stop = Arc::new(AtomicBool::new(false));

@@ -13,6 +13,7 @@
 
 mod dfpn;
 mod hand;
+mod path;
 mod pv;
 mod table;
 

@@ -11,7 +11,7 @@
 //! drops are never tried: a pawn-drop mate is illegal.
 
 use super::movegen::{self, piece_attacks};
-use super::see::attackers;
+use super::see::{attacked, attackers};
 use haitaka::{drop_zone, king_attacks, knight_attacks, Board, Move, Piece, Square};
 
 /// Hand pieces in the order they are tried (the strongest contact pieces first).
@@ -57,7 +57,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     let hand_any = DROPS.iter().any(|&p| board.has_in_hand(us, p));
     if hand_any {
         for to in near & !occ {
-            if attackers(board, us, to, occ).is_empty() {
+            if !attacked(board, us, to, occ) {
                 continue;
             }
             for piece in DROPS {
@@ -90,8 +90,9 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     for to in near {
         let movers = attackers(board, us, to, occ) & !board.pieces(Piece::King);
         for from in movers {
-            let without = occ.rm(from);
-            if (attackers(board, us, to, without) & without).is_empty() {
+            // Another defender of `to` once the mover has left it (`attacked` masks our pieces
+            // with `without`, so the mover itself does not count).
+            if !attacked(board, us, to, occ.rm(from)) {
                 continue;
             }
             for promotion in [true, false] {

@@ -32,6 +32,30 @@ pub(crate) fn attackers(board: &Board, color: Color, sq: Square, occ: BitBoard) 
     (diag | ortho | near | steps) & ours
 }
 
+/// Whether a piece of `color` attacks `sq` given the occupancy `occ`: [`attackers`] non-empty,
+/// with the cheap step attacks tried first and each test returning at the first hit (the mate
+/// solver's mate-in-one test asks this for every square next to the king).
+pub(crate) fn attacked(board: &Board, color: Color, sq: Square, occ: BitBoard) -> bool {
+    let them = !color;
+    let ours = board.colors(color) & occ;
+    let horses = board.pieces(Piece::PBishop);
+    let dragons = board.pieces(Piece::PRook);
+    let golds = board.pieces(Piece::Gold)
+        | board.pieces(Piece::Tokin)
+        | board.pieces(Piece::PLance)
+        | board.pieces(Piece::PKnight)
+        | board.pieces(Piece::PSilver);
+    let hit = |set: BitBoard| !(set & ours).is_empty();
+    hit(gold_attacks(them, sq) & golds)
+        || hit(king_attacks(them, sq) & (board.pieces(Piece::King) | horses | dragons))
+        || hit(silver_attacks(them, sq) & board.pieces(Piece::Silver))
+        || hit(pawn_attacks(them, sq) & board.pieces(Piece::Pawn))
+        || hit(knight_attacks(them, sq) & board.pieces(Piece::Knight))
+        || hit(get_lance_moves(them, sq, occ) & board.pieces(Piece::Lance))
+        || hit(get_bishop_moves(color, sq, occ) & (board.pieces(Piece::Bishop) | horses))
+        || hit(get_rook_moves(color, sq, occ) & (board.pieces(Piece::Rook) | dragons))
+}
+
 /// The least valuable attacker among `set` and its piece type.
 fn least_valuable(board: &Board, set: BitBoard) -> Option<(Square, Piece)> {
     set.into_iter()

@@ -660,23 +660,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     .filter(|c| c.res.pn == 0)
                     .min_by_key(|c| c.res.len);
                 if let Some(c) = c {
-                    r.len = c.res.len.saturating_add(1);
-                    r.hand = c.res.hand.proof_before(c.effect).min(hand);
+                    (r.len, r.hand) = Self::or_proof(&c.res, c.effect, hand);
                 }
             } else {
-                // Every evasion's proof hand counts; the length is the longest defence's, and
-                // futile interpositions are no defence: when only they are left the position
-                // counts as mated (length 0), as the PV ends there.
-                let mut pp = Hand::EMPTY;
-                let mut len: Option<u16> = None;
-                for c in children {
-                    pp = pp.max(&c.res.hand);
-                    if !c.futile {
-                        len = Some(len.unwrap_or(0).max(c.res.len));
-                    }
-                }
-                r.len = len.map_or(0, |l| l.saturating_add(1));
-                r.hand = self.and_proof_hand(pos, pp, hand);
+                (r.len, r.hand) =
+                    self.and_proof(pos, children.iter().map(|c| (&c.res, c.futile)), hand);
             }
         } else if dn == 0 {
             if or {
@@ -711,6 +699,39 @@ impl<'a, G: MateGame> Solver<'a, G> {
             }
         }
         r
+    }
+
+    /// Length and proof hand of an OR node proven through `child` (the move's hand effect
+    /// `effect`; `hand` the attacker's hand at the node).
+    fn or_proof(child: &NodeResult, effect: HandEffect, hand: &Hand) -> (u16, Hand) {
+        (
+            child.len.saturating_add(1),
+            child.hand.proof_before(effect).min(hand),
+        )
+    }
+
+    /// Length and proof hand of an AND node `pos` whose evasions are all proven (`(proof,
+    /// futile)` each). Every evasion's proof hand counts; the length is the longest defence's,
+    /// and futile interpositions are no defence: when only they are left the position counts as
+    /// mated (length 0), as the PV ends there.
+    fn and_proof<'r>(
+        &self,
+        pos: &G,
+        evasions: impl Iterator<Item = (&'r NodeResult, bool)>,
+        hand: &Hand,
+    ) -> (u16, Hand) {
+        let mut pp = Hand::EMPTY;
+        let mut len: Option<u16> = None;
+        for (res, futile) in evasions {
+            pp = pp.max(&res.hand);
+            if !futile {
+                len = Some(len.unwrap_or(0).max(res.len));
+            }
+        }
+        (
+            len.map_or(0, |l| l.saturating_add(1)),
+            self.and_proof_hand(pos, pp, hand),
+        )
     }
 
     /// The moves the side to move considers at `ply`: checks at OR nodes, all moves at AND nodes.

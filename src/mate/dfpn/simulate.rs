@@ -17,7 +17,7 @@
 
 use super::{Child, NodeResult, Solver, INDEPENDENT};
 use crate::mate::table::INF;
-use crate::mate::{Hand, MateGame};
+use crate::mate::MateGame;
 
 /// Nodes one replay may visit. A replay that maps visits about as many nodes as the sibling's
 /// proof tree has; one that does not map usually fails within a few plies. The cap bounds what
@@ -117,12 +117,12 @@ impl<G: MateGame> Solver<'_, G> {
             }
         }
         let (mv, r) = found?;
-        let hand = pos.hand(self.attacker);
+        let (len, hand) = Self::or_proof(&r, pos.hand_effect(mv), &pos.hand(self.attacker));
         let res = NodeResult {
             pn: 0,
             dn: INF,
-            len: r.len.saturating_add(1),
-            hand: r.hand.proof_before(pos.hand_effect(mv)).min(&hand),
+            len,
+            hand,
             dep: INDEPENDENT,
         };
         self.table
@@ -154,10 +154,8 @@ impl<G: MateGame> Solver<'_, G> {
         let mut model_moves = Vec::with_capacity(64);
         model.legal_moves(&mut model_moves);
         self.path.push(pos.key());
-        let mut pp = Hand::EMPTY;
-        let mut len: Option<u16> = None;
-        let mut proven = true;
-        for mv in moves {
+        let mut proofs = Vec::with_capacity(moves.len());
+        for &mv in &moves {
             let child = pos.play(mv);
             let futile = pos.is_futile(mv, self.futile);
             let r = if futile {
@@ -166,27 +164,20 @@ impl<G: MateGame> Solver<'_, G> {
                 self.replay_evasion(&child, model, &model_moves, mv, ply, budget)
             };
             match r {
-                Some(r) => {
-                    pp = pp.max(&r.hand);
-                    if !futile {
-                        len = Some(len.unwrap_or(0).max(r.len));
-                    }
-                }
-                None => {
-                    proven = false;
-                    break;
-                }
+                Some(r) => proofs.push((r, futile)),
+                None => break,
             }
         }
         self.path.pop();
-        if !proven {
+        if proofs.len() < moves.len() {
             return None;
         }
+        let (len, hand) = self.and_proof(pos, proofs.iter().map(|(r, f)| (r, *f)), &hand);
         let res = NodeResult {
             pn: 0,
             dn: INF,
-            len: len.map_or(0, |l| l.saturating_add(1)),
-            hand: self.and_proof_hand(pos, pp, &hand),
+            len,
+            hand,
             dep: INDEPENDENT,
         };
         self.table

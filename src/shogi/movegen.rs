@@ -40,8 +40,48 @@ pub fn generate(board: &Board, mut listener: impl FnMut(PieceMoves) -> bool) -> 
 
 /// Whether the side to move has at least one legal move.
 pub fn has_legal_move(board: &Board) -> bool {
+    let checkers = board.checkers();
+    if !checkers.is_empty() {
+        return has_evasion(board, checkers);
+    }
     // Board moves first: they are cheaper to find than pawn drops (which may need a mate test).
     board.generate_board_moves(|_| true) || generate_drops(board, |_| true)
+}
+
+/// [`has_legal_move`] for a side in check (`checkers` non-empty), without generating moves: the
+/// mate solver asks this for every new check it tries (is it mate?), and haitaka's generator
+/// tested each king square and built each piece's targets first. A king step to a square nothing
+/// attacks once the king has left its own (so a slider's ray through it counts); with one checker,
+/// a capture or interposition by a piece that is not pinned (a pinned piece stays on its pin
+/// line, which meets the check's line only at the king, so it can never answer the check; in
+/// shogi every piece moves where it attacks, and a move that must promote still exists); else
+/// an interposing drop.
+fn has_evasion(board: &Board, checkers: BitBoard) -> bool {
+    let us = board.side_to_move();
+    let them = !us;
+    let Some(king) = board.colored_pieces(us, Piece::King).next_square() else {
+        return false;
+    };
+    let occ = board.occupied();
+    let without_king = occ.rm(king);
+    for to in king_attacks(us, king) & !board.colors(us) {
+        if !super::see::attacked(board, them, to, without_king) {
+            return true;
+        }
+    }
+    if checkers.len() > 1 {
+        return false;
+    }
+    let Some(checker) = checkers.next_square() else {
+        return false;
+    };
+    let movers = board.colors(us) & !board.pieces(Piece::King) & !board.pinned();
+    for to in get_between_rays(checker, king) | checker.bitboard() {
+        if !(super::see::attackers(board, us, to, occ) & movers).is_empty() {
+            return true;
+        }
+    }
+    generate_drops(board, |_| true)
 }
 
 /// The squares where the side to move may drop a piece (ignoring the piece's own restrictions).

@@ -17,7 +17,7 @@
 
 use super::{Child, NodeResult, Solver, INDEPENDENT};
 use crate::mate::table::INF;
-use crate::mate::MateGame;
+use crate::mate::{Hand, MateGame};
 
 /// Nodes one replay may visit. A replay that maps visits about as many nodes as the sibling's
 /// proof tree has; one that does not map usually fails within a few plies. The cap bounds what
@@ -118,16 +118,20 @@ impl<G: MateGame> Solver<'_, G> {
         }
         let (mv, r) = found?;
         let (len, hand) = Self::or_proof(&r, pos.hand_effect(mv), &pos.hand(self.attacker));
-        let res = NodeResult {
+        Some(self.store_replayed(pos, len, hand))
+    }
+
+    /// Stores the replayed proof of `pos` (its mate length and proof hand) and returns it.
+    fn store_replayed(&mut self, pos: &G, len: u16, hand: Hand) -> NodeResult {
+        self.table
+            .store(pos.board_key(), hand, 0, INF, len, false, 1);
+        NodeResult {
             pn: 0,
             dn: INF,
             len,
             hand,
             dep: INDEPENDENT,
-        };
-        self.table
-            .store(pos.board_key(), res.hand, 0, INF, res.len, false, 1);
-        Some(res)
+        }
     }
 
     fn replay_and(&mut self, pos: &G, model: &G, ply: u32, budget: &mut u32) -> Option<NodeResult> {
@@ -173,16 +177,7 @@ impl<G: MateGame> Solver<'_, G> {
             return None;
         }
         let (len, hand) = self.and_proof(pos, proofs.iter().map(|(r, f)| (r, *f)), &hand);
-        let res = NodeResult {
-            pn: 0,
-            dn: INF,
-            len,
-            hand,
-            dep: INDEPENDENT,
-        };
-        self.table
-            .store(pos.board_key(), res.hand, 0, INF, res.len, false, 1);
-        Some(res)
+        Some(self.store_replayed(pos, len, hand))
     }
 
     /// The proof of `child`, the position after the evasion `mv` of an AND node at `ply`: the

@@ -3,7 +3,9 @@
 //! - sound: over random playouts, every move it returns is legal and mates (checked against full
 //!   move generation);
 //! - complete for what it claims to cover: whenever some contact check (a non-pawn drop or a board
-//!   move onto a square next to the king, or a knight check) mates, it returns a mate;
+//!   move onto a square next to the king, or a knight check) mates, it returns a mate (over
+//!   random playouts and over check/evasion walks from every Zukou problem, where such mates are
+//!   dense);
 //! - the search uses it when asked (`SearchParams::mate_in_one`, USI option `Mate1Ply`): a
 //!   quiescence search (captures only) then scores a drop mate as a mate, and otherwise (the
 //!   default and the learner's settings) as an evaluation.
@@ -159,6 +161,52 @@ fn random_playouts_sound_and_complete_for_contact_checks() {
     println!(
         "{positions} positions, {with_mate} with a mate in 1, {contact} by a contact check, \
          {found} found by mate_in_one"
+    );
+}
+
+/// The same soundness and completeness where mates are dense: random check/evasion walks from
+/// every Zukou problem (tsume positions: hand pieces, pinned and discovering pieces next to the
+/// king, lines through the king's square). Catches a shortcut that rejects a mating candidate
+/// without playing it on a wrong reason (e.g. a flight square counted as open although a
+/// discovered check's line covers it through the king's square).
+#[test]
+fn zukou_walks_sound_and_complete_for_contact_checks() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/tsume/zukou.tsv");
+    let text = std::fs::read_to_string(&path).expect("data/tsume/zukou.tsv");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut positions, mut contact) = (0u32, 0u32);
+    for line in text.lines().skip(1) {
+        let sfen = line.split('\t').nth(1).expect("an sfen column");
+        let root = kishi::shogi::mate::parse_problem(sfen).expect("a valid problem");
+        for _ in 0..24 {
+            let mut p = root.clone();
+            for ply in 0..16 {
+                let mut moves = Vec::new();
+                if ply % 2 == 0 {
+                    positions += 1;
+                    let answer = p.mate_in_one();
+                    if let Some(mv) = answer {
+                        assert!(p.is_legal(mv) && mates(&p, mv), "{}", p.to_text());
+                    }
+                    let mating = all_mates(&p);
+                    if mating.iter().any(|&m| is_contact(&p, m)) {
+                        contact += 1;
+                        assert!(answer.is_some(), "missed a contact mate in {}", p.to_text());
+                    }
+                    p.check_moves(&mut moves);
+                } else {
+                    p.legal_moves(&mut moves);
+                }
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(
+        contact >= 1000,
+        "only {contact} of {positions} positions with a contact mate"
     );
 }
 

@@ -247,6 +247,16 @@ def verify(kishi, sfen, moves):
     return lines[-1] == "bestmove resign" and len(moves) % 2 == 1
 
 
+def last_nodes(lines):
+    """The node count of the engine's last `info ... nodes N` line before its answer ("-" if none):
+    gpsusi reports its search size only there."""
+    for l in reversed(lines):
+        words = l.split()
+        if words[:1] == ["info"] and "nodes" in words[:-1]:
+            return words[words.index("nodes") + 1]
+    return "-"
+
+
 def gps(args):
     _, rows = read_tsv(args.tsv)
     ids = set(args.ids.split(",")) if args.ids else None
@@ -266,8 +276,10 @@ def gps(args):
         eng.send(f"position sfen {row['sfen']}")
         t0 = time.monotonic()
         eng.send(f"go mate {args.time_ms}")
-        line = eng.until(lambda l: l.startswith("checkmate"))[-1]
+        lines = eng.until(lambda l: l.startswith("checkmate"))
         ms = (time.monotonic() - t0) * 1000
+        line = lines[-1]
+        nodes = last_nodes(lines)
         words = line.split()[1:]
         if words in (["timeout"], ["nomate"], ["notimplemented"]):
             result, plies, pv = words[0], "-", ""
@@ -275,7 +287,7 @@ def gps(args):
             result, plies, pv = "mate", str(len(words)), " ".join(words)
         else:
             result, plies, pv = "wrong", str(len(words)), " ".join(words)
-        out.append(f"{row['id']}\t{result}\t{plies}\t{row['mate_plies']}\t-\t{ms:.1f}\t-\t{pv}")
+        out.append(f"{row['id']}\t{result}\t{plies}\t{row['mate_plies']}\t{nodes}\t{ms:.1f}\t-\t{pv}")
         print(out[-1][:120], file=sys.stderr, flush=True)
     eng.close()
     kishi.close()

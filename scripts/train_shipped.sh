@@ -9,8 +9,9 @@
 #                                            # chess-ext-j2 from chess-ext.kwt,
 #                                            # chess-texel from chess-ext-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
-#                                            # from shogi-eABC.kwt.xz, shogi-eABCD from
-#                                            # shogi-eABCD-148k.kwt.xz)
+#                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
+#                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD from
+#                                            # shogi-eABCD-182k.kwt.xz)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -160,20 +161,43 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-148k "* ]]
   measure shogi-eABCD-148k shogi shogi-eABC.kwt.xz
   ship_xz shogi-eABCD-148k
 fi
-# Shogi: e_ABCD continued (the built-in shogi default): 3 more MMTO iterations from
-# shogi-eABCD-148k on all six gpsusi-labelled sets of data/shogi (seeds 5 and 6 as packed on
-# 2026-11-27 at 02:58: later games of those runs go to new files), the GPS book positions and
-# the self-play games; 182,472 training positions, the five -test files and 10% of the self-play
-# held out (12,476). The final weights (after 3 updates). About 25 minutes and 7.9 GB on 2 threads.
-if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+# Shogi: e_ABCD continued: 3 more MMTO iterations from shogi-eABCD-148k on all six
+# gpsusi-labelled sets of data/shogi (seeds 5 and 6 as packed on 2026-11-27 at 02:58: later games
+# of those runs go to new files), the GPS book positions and the self-play games; 182,472 training
+# positions, the five -test files and 10% of the self-play held out (12,476). The final weights
+# (after 3 updates). The built-in shogi default from e7f1c7c to the next block's file, which
+# starts from it. About 25 minutes and 7.9 GB on 2 threads.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-182k "* ]]; then
   xz -dc eval_weights/shogi-eABCD-148k.kwt.xz > "$RUNS/shogi-eABCD-148k-init.kwt"
   L=data/shogi
-  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+  PICK=weights.kwt train shogi-eABCD-182k mmto --game shogi \
     --data $DATA/shogi/gps_book_positions.txt.xz,$L/labels-gps4-001.txt.xz,$L/labels-gps4s2-001.txt.xz,$L/labels-gps4s3-001.txt.xz,$L/labels-gps4s4-001.txt.xz,$L/labels-gps4s5-001.txt.xz,$L/labels-gps4s6-001.txt.xz \
     --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 \
     --test $L/labels-gps4s2-test.txt.xz,$L/labels-gps4s3-test.txt.xz,$L/labels-gps4s4-test.txt.xz,$L/labels-gps4s5-test.txt.xz,$L/labels-gps4s6-test.txt.xz \
     --tables A,B,C,D --init "$RUNS/shogi-eABCD-148k-init.kwt" --iterations 3
-  measure shogi-eABCD shogi shogi-eABCD-148k.kwt.xz
+  measure shogi-eABCD-182k shogi shogi-eABCD-148k.kwt.xz
+  ship_xz shogi-eABCD-182k
+fi
+# Shogi: e_ABCD continued again (the built-in shogi default): 3 more MMTO iterations from
+# shogi-eABCD-182k on all fourteen gpsusi-labelled sets of data/shogi (every -001 file up to
+# s5e/s6e, packed on 2026-11-27 at 08:24), the GPS book positions and the self-play games;
+# 240,360 training positions, the thirteen -test files and 10% of the self-play held out
+# (18,863). The final weights (after 3 updates). About 50 minutes on 2 threads (leaves 6.1 GB).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+  xz -dc eval_weights/shogi-eABCD-182k.kwt.xz > "$RUNS/shogi-eABCD-182k-init.kwt"
+  L=data/shogi
+  S="s2 s3 s4 s5 s5b s5c s5d s5e s6 s6b s6c s6d s6e"
+  TRAIN=$L/labels-gps4-001.txt.xz
+  TEST=""
+  for s in $S; do
+    TRAIN=$TRAIN,$L/labels-gps4$s-001.txt.xz
+    TEST=$TEST${TEST:+,}$L/labels-gps4$s-test.txt.xz
+  done
+  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+    --data $DATA/shogi/gps_book_positions.txt.xz,$TRAIN \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --test $TEST \
+    --tables A,B,C,D --init "$RUNS/shogi-eABCD-182k-init.kwt" --iterations 3
+  measure shogi-eABCD shogi shogi-eABCD-182k.kwt.xz
   ship_xz shogi-eABCD
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

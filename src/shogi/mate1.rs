@@ -60,32 +60,31 @@ fn flight_squares(board: &Board, king: Square, open: Option<BitBoard>) -> BitBoa
     flights
 }
 
-/// Whether the king keeps a flight square after `piece` is dropped on `to` (the dropped piece's
-/// attacks go through the king's square: the king cannot step back along its line).
-fn escapes(board: &Board, king: Square, flights: BitBoard, piece: Piece, to: Square) -> bool {
-    let no_king = board.occupied().rm(king);
-    !(flights & !to.bitboard() & !piece_attacks(piece, board.side_to_move(), to, no_king))
-        .is_empty()
-}
-
-/// Whether the king keeps a flight square after the board move `from`→`to` (`moved`: the piece
-/// as it lands): one of `flights` that the piece from `to` does not cover and no other piece of
-/// ours attacks once `from` is empty (the moving piece no longer covers what it covered there,
-/// and a line through `from` may open — a discovered check's line then goes on through the
-/// king's square, so both squares count as empty; the landing piece's own blocking is ignored,
-/// which only counts more attacks).
+/// Whether the king keeps one of its `flights` after `piece` lands on `to`: dropped there
+/// (`from` = `None`) or moved from `from`. The landing piece's attacks go through the king's
+/// square (the king cannot step back along its line). A board move also stops covering what it
+/// covered from `from`, and a line through `from` may open — a discovered check's line then goes
+/// on through the king's square — so the squares it leaves are tested again with both squares
+/// counted empty (the landing piece's own blocking is ignored, which only counts more attacks).
+/// A drop only adds a blocker: the flight squares stay unattacked by every other piece.
 fn keeps_flight(
     board: &Board,
     king: Square,
     flights: BitBoard,
-    moved: Piece,
-    from: Square,
+    piece: Piece,
+    from: Option<Square>,
     to: Square,
 ) -> bool {
     let us = board.side_to_move();
-    let vacated = board.occupied().rm(from).rm(king);
-    let left = flights & !to.bitboard() & !piece_attacks(moved, us, to, vacated);
-    left.into_iter().any(|sq| !attacked(board, us, sq, vacated))
+    let mut occ = board.occupied().rm(king);
+    if let Some(from) = from {
+        occ = occ.rm(from);
+    }
+    let left = flights & !to.bitboard() & !piece_attacks(piece, us, to, occ);
+    match from {
+        None => !left.is_empty(),
+        Some(_) => left.into_iter().any(|sq| !attacked(board, us, sq, occ)),
+    }
 }
 
 /// A mating contact check of the side to move, if it finds one. The side to move must not be in
@@ -133,11 +132,12 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                     && board.has_in_hand(us, piece)
                     && drop_zone(us, piece).has(to)
                     && checks(piece, to, occ)
-                    && !escapes(
+                    && !keeps_flight(
                         board,
                         king,
                         *flights.get_or_insert_with(|| flight_squares(board, king, open_known)),
                         piece,
+                        None,
                         to,
                     )
                 {
@@ -152,7 +152,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
             for to in knight_sq & !occ & drop_zone(us, Piece::Knight) {
                 let flights =
                     *flights.get_or_insert_with(|| flight_squares(board, king, open_known));
-                if escapes(board, king, flights, Piece::Knight, to) {
+                if keeps_flight(board, king, flights, Piece::Knight, None, to) {
                     continue;
                 }
                 let mv = Move::Drop {
@@ -192,7 +192,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                         king,
                         *flights.get_or_insert_with(|| flight_squares(board, king, open_known)),
                         if promotion { piece.promote() } else { piece },
-                        from,
+                        Some(from),
                         to,
                     )
                     && mates(board, mv)
@@ -216,7 +216,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                     king,
                     *flights.get_or_insert_with(|| flight_squares(board, king, open_known)),
                     Piece::Knight,
-                    from,
+                    Some(from),
                     to,
                 )
                 && mates(board, mv)

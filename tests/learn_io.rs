@@ -540,3 +540,32 @@ fn skip_plies_keeps_epd_entries_of_unknown_move_number_and_reads_fmvn() {
     assert!(e.move_number_known);
     let _ = std::fs::remove_dir_all(&base);
 }
+
+fn select_chess(wanted: &[&str]) -> Result<kishi::learn::learned::Learned, String> {
+    let wanted: Vec<String> = wanted.iter().map(|w| w.to_string()).collect();
+    kishi::learn::learned::Learned::select::<ChessPos, ChessFeatures>(&wanted, false)
+}
+
+#[test]
+fn tables_all_selects_every_table_and_unknown_names_are_refused() {
+    use kishi::learn::learned::Learned;
+    let every = Learned::table_ranges::<ChessPos, ChessFeatures>();
+    let letters: Vec<String> = (0..every.len())
+        .map(|k| ((b'A' + k as u8) as char).to_string())
+        .collect();
+    let letters: Vec<&str> = letters.iter().map(String::as_str).collect();
+    let (all, listed) = (
+        select_chess(&["all"]).unwrap(),
+        select_chess(&letters).unwrap(),
+    );
+    assert_eq!(all.tables, listed.tables);
+    assert_eq!(all.mask, vec![true; every.len()]);
+    assert_eq!(select_chess(&["ALL", "kp"]).unwrap().tables, listed.tables);
+    // One table fewer is not "all".
+    assert_ne!(
+        select_chess(&letters[..letters.len() - 1]).unwrap().mask,
+        all.mask
+    );
+    let err = select_chess(&["material", "every"]).unwrap_err();
+    assert!(err.contains("unknown table 'every'"), "{err}");
+}

@@ -99,7 +99,8 @@ struct LearnCli {
     #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Data")]
     max_test: usize,
 
-    /// tables to learn: letters or names (material,kp,kkp,kpp / material,kp,positional)
+    /// tables to learn: letters, names (material,kp,kkp,kpp / material,kp,positional,positional_ext)
+    /// or `all`
     #[arg(
         long,
         value_name = "A[,B,C,D]",

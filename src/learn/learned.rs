@@ -26,20 +26,24 @@ impl Learned {
             .collect()
     }
 
-    /// Selects tables by name or by letter (A = the first table in parameter order, B the second…).
+    /// Selects tables by name or by letter (A = the first table in parameter order, B the second…);
+    /// `all` selects every table of the feature set (so a default of "every table" stays true
+    /// when a table is added, where a list of letters would leave the new one out silently).
     pub fn select<G: Game, F: FeatureSet<G>>(
         wanted: &[String],
         constrain_material: bool,
     ) -> Result<Learned, String> {
         let all = Self::table_ranges::<G, F>();
+        let every = wanted.iter().any(|w| w.eq_ignore_ascii_case("all"));
         let mut tables = Vec::new();
         let mut mask = Vec::new();
         let mut local = 0;
         for (k, (name, a, b)) in all.iter().enumerate() {
             let letter = ((b'A' + k as u8) as char).to_string();
-            let learn = wanted
-                .iter()
-                .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter));
+            let learn = every
+                || wanted
+                    .iter()
+                    .any(|w| w.eq_ignore_ascii_case(name) || w.eq_ignore_ascii_case(&letter));
             if learn {
                 tables.push((name.clone(), *a, *b, local));
                 local += b - a;
@@ -47,10 +51,11 @@ impl Learned {
             mask.push(learn);
         }
         for w in wanted {
-            let known = all.iter().enumerate().any(|(k, (name, _, _))| {
-                w.eq_ignore_ascii_case(name)
-                    || w.eq_ignore_ascii_case(&((b'A' + k as u8) as char).to_string())
-            });
+            let known = w.eq_ignore_ascii_case("all")
+                || all.iter().enumerate().any(|(k, (name, _, _))| {
+                    w.eq_ignore_ascii_case(name)
+                        || w.eq_ignore_ascii_case(&((b'A' + k as u8) as char).to_string())
+                });
             if !known {
                 let names: Vec<String> = all
                     .iter()
@@ -58,7 +63,7 @@ impl Learned {
                     .map(|(k, (n, _, _))| format!("{} ({})", (b'A' + k as u8) as char, n))
                     .collect();
                 return Err(format!(
-                    "unknown table '{w}': this feature set has {}",
+                    "unknown table '{w}': this feature set has {} (or `all`)",
                     names.join(", ")
                 ));
             }

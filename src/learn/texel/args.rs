@@ -37,7 +37,7 @@ struct Cli {
     /// starting weights: a weight file or params.bin [default: the feature set's hand-set tables]
     #[arg(long, value_name = "FILE")]
     init: Option<PathBuf>,
-    /// tables to learn (letters or names) [default: chess every table, shogi material,kp]
+    /// tables to learn (letters, names or `all`) [default: chess all, shogi material,kp]
     #[arg(long, value_name = "A[,B,..]")]
     tables: Option<String>,
     /// iterations: each recomputes the quiescence leaves with the current weights, then runs
@@ -176,7 +176,7 @@ impl TexelArgs {
         }
         let tables = c
             .tables
-            .unwrap_or_else(|| if shogi { "A,B" } else { "A,B,C,D" }.to_string());
+            .unwrap_or_else(|| if shogi { "A,B" } else { "all" }.to_string());
         Ok(TexelArgs {
             game,
             data: c.data,

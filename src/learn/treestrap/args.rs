@@ -103,7 +103,8 @@ struct Cli {
     /// TD-Leaf's λ
     #[arg(long, value_name = "L", default_value_t = 0.7)]
     lambda: f64,
-    /// tables to learn (letters or names) [default: chess all, shogi material,kp]
+    /// tables to learn (letters, names or `all`) [default: chess material,kp,positional, shogi
+    /// material,kp]
     #[arg(long, value_name = "A[,B,..]")]
     tables: Option<String>,
     /// learned weights start uniform in ±R weight units (seeded)

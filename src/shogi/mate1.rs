@@ -11,7 +11,7 @@
 //! drops are never tried: a pawn-drop mate is illegal.
 
 use super::movegen::{self, piece_attacks};
-use super::see::{attacked, attackers};
+use super::see::attacked;
 use haitaka::{drop_zone, king_attacks, knight_attacks, BitBoard, Board, Move, Piece, Square};
 
 /// Hand pieces in the order they are tried (the strongest contact pieces first).
@@ -31,33 +31,71 @@ fn mates(board: &Board, mv: Move) -> bool {
     !movegen::has_legal_move(&after)
 }
 
-/// The squares the king on `king` can flee to whatever the side to move drops: the `open`
-/// squares next to it (empty, not attacked by the side to move) and the squares next to it
-/// holding a piece of the side to move that no other piece of that side defends. (No line of
-/// the side to move passes through the king's square — the king would be in check — so the
-/// king leaving it uncovers nothing.) A drop only adds a blocker, which never takes an attack
-/// away from these squares, so a drop that leaves one of them uncovered is not mate, whatever
-/// else the defender has: most drops are rejected with this, without playing them (Zukou #053
-/// played 1.6 M drops and 0.4 M board moves to test them for mate; 11.6 k of the drops mated).
-/// `open` is found here when the caller has not found it already.
-fn flight_squares(board: &Board, king: Square, open: Option<BitBoard>) -> BitBoard {
-    let us = board.side_to_move();
-    let occ = board.occupied();
-    let mut flights = open.unwrap_or_else(|| {
-        let mut open = BitBoard::EMPTY;
-        for sq in king_attacks(!us, king) & !occ {
-            if !attacked(board, us, sq, occ) {
-                open |= sq.bitboard();
+/// Our pieces' attacks on the squares next to the enemy king, found once per call: one attack
+/// lookup per piece of ours replaces a reverse lookup (eight piece kinds) per square and per
+/// question. In a mate problem the attacker has a handful of pieces on the board, and the
+/// per-square `attacked` tests were 13% of a solve (Zukou #053) before this.
+struct NearAttacks {
+    /// Squares next to the king that at least one piece of ours attacks.
+    once: BitBoard,
+    /// ... that at least two attack (so one of them may leave and the square stays defended).
+    twice: BitBoard,
+    /// Each piece of ours that attacks a square next to the king, with those squares.
+    from: [Square; 40],
+    hits: [BitBoard; 40],
+    len: usize,
+}
+
+impl NearAttacks {
+    fn new(board: &Board, king: Square, occ: BitBoard) -> NearAttacks {
+        let us = board.side_to_move();
+        let near = king_attacks(!us, king);
+        let mut out = NearAttacks {
+            once: BitBoard::EMPTY,
+            twice: BitBoard::EMPTY,
+            from: [king; 40],
+            hits: [BitBoard::EMPTY; 40],
+            len: 0,
+        };
+        for piece in Piece::ALL {
+            for sq in board.colored_pieces(us, piece) & occ {
+                let hits = piece_attacks(piece, us, sq, occ) & near;
+                if hits.is_empty() || out.len == out.from.len() {
+                    continue;
+                }
+                out.twice |= out.once & hits;
+                out.once |= hits;
+                out.from[out.len] = sq;
+                out.hits[out.len] = hits;
+                out.len += 1;
             }
         }
-        open
-    });
-    for sq in king_attacks(!us, king) & board.colors(us) {
-        if !attacked(board, us, sq, occ) {
-            flights |= sq.bitboard();
-        }
+        out
     }
-    flights
+
+    /// Our pieces that attack `to` (a square next to the king): `see::attackers` there.
+    fn attackers(&self, to: Square) -> BitBoard {
+        let mut set = BitBoard::EMPTY;
+        for k in 0..self.len {
+            if self.hits[k].has(to) {
+                set |= self.from[k].bitboard();
+            }
+        }
+        set
+    }
+}
+
+/// The squares the king on `king` can flee to whatever the side to move drops: the squares next
+/// to it that are empty or hold a piece of the side to move, and that nothing of the side to
+/// move attacks (a piece of ours there is taken). (No line of the side to move passes through
+/// the king's square — the king would be in check — so the king leaving it uncovers nothing.) A
+/// drop only adds a blocker, which never takes an attack away from these squares, so a drop
+/// that leaves one of them uncovered is not mate, whatever else the defender has: most drops
+/// are rejected with this, without playing them (Zukou #053 played 1.6 M drops and 0.4 M board
+/// moves to test them for mate; 11.6 k of the drops mated).
+fn flight_squares(board: &Board, king: Square, attacks: &NearAttacks) -> BitBoard {
+    let them = !board.side_to_move();
+    king_attacks(them, king) & !board.colors(them) & !attacks.once
 }
 
 /// Whether the king keeps one of its `flights` after `piece` lands on `to`: dropped there
@@ -110,23 +148,14 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     let knight_sq = knight_attacks(!us, king) & !ours;
     let checks = |piece: Piece, to: Square, occ| piece_attacks(piece, us, to, occ).has(king);
 
-    // The king's flight squares, found when the first candidate gets past the cheap tests.
+    // Our attacks next to the king, and its flight squares once a candidate gets past the
+    // cheap tests.
+    let attacks = NearAttacks::new(board, king, occ);
     let mut flights = None;
-    let mut open_known = None;
     // Drops next to the king: only on a square we defend.
     let hand_any = DROPS.iter().any(|&p| board.has_in_hand(us, p));
     if hand_any {
-        let mut defended = BitBoard::EMPTY;
-        let mut open = BitBoard::EMPTY;
-        for to in near & !occ {
-            if attacked(board, us, to, occ) {
-                defended |= to.bitboard();
-            } else {
-                open |= to.bitboard();
-            }
-        }
-        open_known = Some(open);
-        for to in near & !occ & defended {
+        for to in near & !occ & attacks.once {
             for piece in DROPS {
                 if piece != Piece::Knight
                     && board.has_in_hand(us, piece)
@@ -135,7 +164,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                     && !keeps_flight(
                         board,
                         king,
-                        *flights.get_or_insert_with(|| flight_squares(board, king, open_known)),
+                        *flights.get_or_insert_with(|| flight_squares(board, king, &attacks)),
                         piece,
                         None,
                         to,
@@ -150,8 +179,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         }
         if board.has_in_hand(us, Piece::Knight) {
             for to in knight_sq & !occ & drop_zone(us, Piece::Knight) {
-                let flights =
-                    *flights.get_or_insert_with(|| flight_squares(board, king, open_known));
+                let flights = *flights.get_or_insert_with(|| flight_squares(board, king, &attacks));
                 if keeps_flight(board, king, flights, Piece::Knight, None, to) {
                     continue;
                 }
@@ -167,13 +195,13 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
     }
 
     // Board moves next to the king: a mover among the square's attackers, and another defender.
-    // (Squares the drops found undefended have no mover either.)
-    for to in near & !open_known.unwrap_or(BitBoard::EMPTY) {
-        let movers = attackers(board, us, to, occ) & !board.pieces(Piece::King);
+    for to in near & attacks.once {
+        let movers = attacks.attackers(to) & !board.pieces(Piece::King);
         for from in movers {
-            // Another defender of `to` once the mover has left it (`attacked` masks our pieces
-            // with `without`, so the mover itself does not count).
-            if !attacked(board, us, to, occ.rm(from)) {
+            // Another defender of `to` once the mover has left it: a second attacker, or one
+            // behind the mover (`attacked` masks our pieces with `without`, so the mover itself
+            // does not count).
+            if !attacks.twice.has(to) && !attacked(board, us, to, occ.rm(from)) {
                 continue;
             }
             let Some(piece) = board.piece_on(from) else {
@@ -190,7 +218,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                     && !keeps_flight(
                         board,
                         king,
-                        *flights.get_or_insert_with(|| flight_squares(board, king, open_known)),
+                        *flights.get_or_insert_with(|| flight_squares(board, king, &attacks)),
                         if promotion { piece.promote() } else { piece },
                         Some(from),
                         to,
@@ -214,7 +242,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                 && !keeps_flight(
                     board,
                     king,
-                    *flights.get_or_insert_with(|| flight_squares(board, king, open_known)),
+                    *flights.get_or_insert_with(|| flight_squares(board, king, &attacks)),
                     Piece::Knight,
                     Some(from),
                     to,

@@ -212,3 +212,30 @@ fn unreadable_or_empty_files_are_errors() {
     let o = kishi(&["mate", empty.to_str().expect("utf-8 path"), "--nodes", "0"]);
     assert_eq!(o.status.code(), Some(2), "clap rejects a zero node limit");
 }
+
+/// The table is written in full before the first problem (so no problem's time pays for mapping
+/// it): a size beyond the machine's memory is refused up front instead of meeting the kernel's
+/// out-of-memory kill.
+#[test]
+fn a_table_larger_than_the_machine_is_refused() {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let total_mb = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemTotal:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map(|kb| kb / 1024);
+    let Some(total_mb) = total_mb.filter(|&mb| mb < 65_536) else {
+        eprintln!("skipped: this machine has 64 GiB or more (or no /proc/meminfo)");
+        return;
+    };
+    let p = temp("one.tsv", "id\tsfen\n1\t4k4/9/4P4/9/9/9/9/9/9 b G 1\n");
+    let o = kishi(&["mate", p.to_str().unwrap(), "--hash-mb", "65536"]);
+    assert!(!o.status.success(), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--hash-mb 65536 is more than this machine's memory")
+            && err.contains(&format!("{total_mb} MiB")),
+        "{err}"
+    );
+}

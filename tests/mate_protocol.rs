@@ -1,5 +1,6 @@
 //! USI `go mate` through the real binary (spawned, commands piped): every problem of the shared
-//! tsume set answered with an exact-length `checkmate` line that replays as a mate; proven no-mate
+//! tsume set answered with an exact-length `checkmate` line that replays as a mate (one session,
+//! the solver's table kept between problems and resized halfway); proven no-mate
 //! positions (including a pawn-drop "mate") answered `checkmate nomate`; `stop` during
 //! `go mate infinite` on a 611-ply Zukou problem answered `checkmate timeout` at once; positions
 //! that are not mate problems answered with `info string error` and never `nomate`; a tsume
@@ -141,6 +142,10 @@ fn every_shared_tsume_is_answered_with_an_exact_mate_line() {
     for line in lines.filter(|l| !l.trim().is_empty()) {
         let f: Vec<&str> = line.split('\t').collect();
         let plies: usize = f[plies_c].parse().expect("mate_plies");
+        // The solver's table is kept between `go mate`s; a new size halfway replaces it.
+        if count == 15 {
+            e.send("setoption name MateHash value 32");
+        }
         e.send(&format!("position sfen {}", f[sfen_c]));
         let out = e.go_mate("20000");
         assert!(errors(&out).is_empty(), "{}: {out:?}", f[id_c]);

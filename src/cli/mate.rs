@@ -19,7 +19,7 @@
 
 use crate::chess::ChessPos;
 use crate::game::Game;
-use crate::mate::{solve, FutileRule, MateGame, MateLimits, MateResult};
+use crate::mate::{solve_in, FutileRule, MateGame, MateLimits, MateResult, MateTable};
 use crate::shogi::mate::parse_problem;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -99,6 +99,15 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
             }
         ));
     }
+    // Every page of the table is written before the first problem: more than the machine has
+    // would be the kernel's out-of-memory kill, not an error.
+    let max_mb = crate::protocol::memory::max_hash_mb();
+    if args.hash_mb as i64 > max_mb {
+        return Err(format!(
+            "--hash-mb {} is more than this machine's memory ({max_mb} MiB)",
+            args.hash_mb
+        ));
+    }
     let limits = MateLimits {
         nodes: args.nodes,
         time: match (args.time_ms, args.nodes) {
@@ -117,9 +126,14 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
     }
     let mut lines = vec![HEADER.to_string()];
     let mut outcomes = Vec::with_capacity(problems.len());
+    // One table for every problem, mapped before the first and emptied after each (outside the
+    // problems' times, as an engine's hash is made at start-up and not in its searches).
+    let mut table = MateTable::new(args.hash_mb);
+    table.map_now();
     for p in &problems {
         bar.set_message(format!("#{}", p.id));
-        let o = solve_one(p, &limits);
+        let o = solve_one(p, &limits, &mut table);
+        table.clear();
         let line = result_line(p, &o);
         if args.out.is_none() {
             bar.suspend(|| println!("{line}"));
@@ -217,19 +231,19 @@ fn is_fen(text: &str) -> bool {
     !t.starts_with("sfen ") && t.split_whitespace().next().unwrap_or("").split('/').count() == 8
 }
 
-fn solve_one(p: &Problem, limits: &MateLimits) -> Outcome {
+fn solve_one(p: &Problem, limits: &MateLimits, table: &mut MateTable) -> Outcome {
     let text = match &p.text {
         Ok(t) => t,
         Err(e) => return error_outcome(e),
     };
     if is_fen(text) {
         match ChessPos::from_text(text) {
-            Ok(pos) => solve_pos(&pos, limits),
+            Ok(pos) => solve_pos(&pos, limits, table),
             Err(e) => error_outcome(&e.to_string()),
         }
     } else {
         match parse_problem(text) {
-            Ok(pos) => solve_pos(&pos, limits),
+            Ok(pos) => solve_pos(&pos, limits, table),
             Err(e) => error_outcome(&e.to_string()),
         }
     }
@@ -248,9 +262,9 @@ fn error_outcome(e: &str) -> Outcome {
     }
 }
 
-fn solve_pos<G: MateGame>(pos: &G, limits: &MateLimits) -> Outcome {
+fn solve_pos<G: MateGame>(pos: &G, limits: &MateLimits, table: &mut MateTable) -> Outcome {
     let stop = AtomicBool::new(false);
-    let report = match solve(pos, limits, &stop) {
+    let report = match solve_in(pos, limits, &stop, &mut |_| {}, table) {
         Ok(r) => r,
         Err(e) => return error_outcome(&e.to_string()),
     };

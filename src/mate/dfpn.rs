@@ -80,7 +80,7 @@ struct Child<G: MateGame> {
 type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<u64>, Vec<Child<G>>);
 
 pub struct Solver<'a, G: MateGame> {
-    pub(crate) table: Table,
+    pub(crate) table: &'a mut Table,
     attacker: Side,
     nodes: u64,
     node_limit: u64,
@@ -134,9 +134,17 @@ fn saturating_sum(a: u32, b: u32) -> u32 {
 }
 
 impl<'a, G: MateGame> Solver<'a, G> {
-    pub fn new(root: &G, limits: &MateLimits, stop: &'a AtomicBool, start: Instant) -> Self {
+    /// A solver of `root` with `table` (empty: a fresh table or one cleared since its last
+    /// solve; its size is the table's, not `limits.hash_mb`).
+    pub fn new(
+        root: &G,
+        limits: &MateLimits,
+        stop: &'a AtomicBool,
+        start: Instant,
+        table: &'a mut Table,
+    ) -> Self {
         Solver {
-            table: Table::new(limits.hash_mb),
+            table,
             attacker: root.side_to_move(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),

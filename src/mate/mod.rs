@@ -166,6 +166,47 @@ pub struct MateProgress {
     pub hashfull: usize,
 }
 
+/// A proof table kept between solves, as an engine keeps its hash between searches: made (and
+/// every page of it mapped) once, emptied between problems by [`MateTable::clear`], which the
+/// owner calls after it has reported a result, so neither the mapping nor the emptying is
+/// counted in a solve's time. A fresh table per solve paid the kernel's page zeroing inside the
+/// search: up to 0.3 s for 256 MiB when no huge pages were free (docs/mate.md §19).
+pub struct MateTable {
+    table: table::Table,
+    mb: usize,
+    dirty: bool,
+}
+
+impl MateTable {
+    /// A table of about `mb` MiB, its pages mapped as they are first used (a short first solve
+    /// touches few of them); [`MateTable::map_now`] maps them all at once.
+    pub fn new(mb: usize) -> MateTable {
+        MateTable {
+            table: table::Table::new(mb),
+            mb,
+            dirty: false,
+        }
+    }
+
+    /// Maps every page now (by writing the zeros), so that no solve pays for it.
+    pub fn map_now(&mut self) {
+        self.table.clear();
+    }
+
+    /// The size asked for (MiB).
+    pub fn mb(&self) -> usize {
+        self.mb
+    }
+
+    /// Empties the table if a solve used it.
+    pub fn clear(&mut self) {
+        if self.dirty {
+            self.table.clear();
+            self.dirty = false;
+        }
+    }
+}
+
 /// Solves `pos` (the attacker to move). Errors when the position is not a mate problem; never
 /// claims `NoMate` for such a position. `stop` ends the search at once (the answer is then
 /// `Unknown` unless already established).
@@ -186,13 +227,41 @@ pub fn solve_with_progress<G: MateGame>(
     progress: &mut (dyn FnMut(&MateProgress) + Send),
 ) -> Result<MateReport<G::Move>, RulesError> {
     pos.validate_problem()?;
+    // A table for this solve only: mapped lazily, so a short solve touches few pages.
+    let mut table = table::Table::new(limits.hash_mb);
+    solve_on(pos, limits, stop, progress, &mut table)
+}
+
+/// [`solve_with_progress`] with a table kept between solves (`limits.hash_mb` is ignored: the
+/// table has its own size). A table still holding a previous solve is emptied first, inside
+/// this solve's time; the owner should [`MateTable::clear`] it once it has reported.
+pub fn solve_in<G: MateGame>(
+    pos: &G,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: &mut (dyn FnMut(&MateProgress) + Send),
+    table: &mut MateTable,
+) -> Result<MateReport<G::Move>, RulesError> {
+    pos.validate_problem()?;
+    table.clear();
+    table.dirty = true;
+    solve_on(pos, limits, stop, progress, &mut table.table)
+}
+
+fn solve_on<G: MateGame>(
+    pos: &G,
+    limits: &MateLimits,
+    stop: &AtomicBool,
+    progress: &mut (dyn FnMut(&MateProgress) + Send),
+    table: &mut table::Table,
+) -> Result<MateReport<G::Move>, RulesError> {
     // df-pn recurses once per ply and long problems run to hundreds of plies (and the search
     // may wander deeper): run it on a thread with a large stack.
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("mate".into())
             .stack_size(SOLVER_STACK)
-            .spawn_scoped(s, || run(pos, limits, stop, progress))
+            .spawn_scoped(s, || run(pos, limits, stop, progress, table))
             .map_err(|e| RulesError::new(format!("cannot start the mate solver thread: {e}")))?
             .join()
             .map_err(|_| RulesError::new("the mate solver panicked"))
@@ -207,9 +276,10 @@ fn run<'a, G: MateGame>(
     limits: &MateLimits,
     stop: &'a AtomicBool,
     progress: &'a mut (dyn FnMut(&MateProgress) + Send),
+    table: &'a mut table::Table,
 ) -> MateReport<G::Move> {
     let start = Instant::now();
-    let mut solver = dfpn::Solver::new(pos, limits, stop, start);
+    let mut solver = dfpn::Solver::new(pos, limits, stop, start, table);
     solver.set_progress(progress);
     let outcome = solver.solve_root(pos);
     let first_proof =

@@ -27,7 +27,7 @@ use super::slot::Slot;
 use super::{Controller, Flavour, GoRequest};
 use crate::game::Game;
 use crate::mate::{
-    solve, solve_with_progress, FutileRule, MateGame, MateLimits, MateProgress, MateResult,
+    solve, solve_in, FutileRule, MateGame, MateLimits, MateProgress, MateResult, MateTable,
 };
 use crate::protocol::tokenizer::printable;
 use parking_lot::Mutex;
@@ -43,11 +43,14 @@ pub const DEFAULT_MATE_HASH_MB: i64 = 256;
 const UCI_PROOF_NODES: u64 = 200_000;
 const UCI_PROOF_MS: u64 = 300;
 
-/// The running `go mate`, if any: its stop flag and its thread.
+/// The running `go mate`, if any: its stop flag and its thread, and the solver's table, kept
+/// between solves (the thread takes it and hands it back emptied, after its answer is out: a
+/// fresh table per solve paid the kernel's page zeroing inside the solve, docs/mate.md §19).
 #[derive(Default)]
 pub(super) struct MateJob {
     stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<()>>,
+    handle: Option<JoinHandle<Option<MateTable>>>,
+    table: Option<MateTable>,
 }
 
 impl MateJob {
@@ -59,7 +62,18 @@ impl MateJob {
     /// Waits for the running solve's thread (after `stop` it ends within milliseconds).
     pub(super) fn wait(&mut self) {
         if let Some(h) = self.handle.take() {
-            let _ = h.join();
+            // A solver thread that panicked loses its table; the next solve makes a new one.
+            if let Ok(table) = h.join() {
+                self.table = table;
+            }
+        }
+    }
+
+    /// The kept table if it has `mb` MiB, else a new one (the old one freed first).
+    fn take_table(&mut self, mb: usize) -> MateTable {
+        match self.table.take() {
+            Some(t) if t.mb() == mb => t,
+            _ => MateTable::new(mb),
         }
     }
 }
@@ -186,6 +200,7 @@ impl<F: Flavour> Controller<F> {
             replay: true,
         };
         self.mate_job.wait(); // a previous solve was stopped already (settle_previous_search)
+        let mut table = self.mate_job.take_table(mb as usize);
         let stop = Arc::new(AtomicBool::new(false));
         self.mate_job.stop = stop.clone();
         let out = self.out.clone();
@@ -199,7 +214,8 @@ impl<F: Flavour> Controller<F> {
                         out.line(&progress_line(p));
                     }
                 };
-                let line = match solve_with_progress(&pos, &limits, &stop, &mut progress) {
+                let solved = solve_in(&pos, &limits, &stop, &mut progress, &mut table);
+                let line = match solved {
                     Err(e) => {
                         out.line(&format!(
                             "info string error: no mate search: {}",
@@ -234,6 +250,9 @@ impl<F: Flavour> Controller<F> {
                     }
                 };
                 slot.lock().finish(gen, line, &out);
+                // Emptied after the answer is out, not before the next solve.
+                table.clear();
+                Some(table)
             });
         match spawned {
             Ok(h) => self.mate_job.handle = Some(h),

@@ -306,3 +306,45 @@ fn uci_go_mate_uses_the_solver_for_checks_only_mates_and_the_search_otherwise() 
     assert!(out.iter().any(|l| l.contains(" score mate 2 ")), "{out:?}");
     e.quit();
 }
+
+/// `RootMateNodes`: a df-pn proof on the root before the play search. Zukou #002 with the
+/// attacker's king added (a 21-ply tsume the search at a short time does not see): with the
+/// option the proven mate is played at once, its line as the PV with `score mate 21`; without it
+/// the search answers and nothing is claimed proven.
+#[test]
+fn root_mate_nodes_plays_a_proven_mate_before_searching() {
+    let sfen = "9/9/3B3G1/6+p1n/7+p1/7k1/5BL1p/K6G1/7+R+r b N2P2g4s2n3l13p 1";
+    let mut e = Engine::start();
+    e.send("setoption name RootMateNodes value 50000");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go btime 0 wtime 0 byoyomi 200");
+    let out = e.until(|l| l.starts_with("bestmove"), WAIT);
+    assert!(
+        out.iter()
+            .any(|l| l == "info string mate proven by the df-pn solver (checks only)"),
+        "{out:?}"
+    );
+    let pv_line = out
+        .iter()
+        .find(|l| l.contains(" score mate "))
+        .expect("a mate score");
+    assert!(pv_line.contains(" score mate 21 "), "{pv_line}");
+    let pv = pv_line.split(" pv ").nth(1).expect("a pv");
+    assert_eq!(replay(sfen, &format!("checkmate {pv}")), 21, "{pv_line}");
+    let first = pv.split_whitespace().next().expect("a move");
+    assert!(
+        answer(&out).starts_with(&format!("bestmove {first}")),
+        "{out:?}"
+    );
+
+    e.send("setoption name RootMateNodes value 0");
+    e.send("usinewgame");
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go btime 0 wtime 0 byoyomi 200");
+    let out = e.until(|l| l.starts_with("bestmove"), WAIT);
+    assert!(
+        !out.iter().any(|l| l.contains("df-pn")),
+        "the option is off: {out:?}"
+    );
+    e.quit();
+}

@@ -92,6 +92,9 @@ impl Flavour for Usi {
                 name: "Mate1Ply",
                 kind: Kind::Check(false),
             },
+            // A df-pn proof of at most this many nodes on the root before each play search
+            // (0: off); a proven mate is played at once (docs/mate.md §20).
+            spin("RootMateNodes", 0, 0, 100_000_000),
         ];
         super::tune::add_specs::<ShogiPos>(&mut specs);
         specs

@@ -13,7 +13,7 @@ pub mod tt;
 pub mod ttwalk;
 
 use crate::eval::Evaluator;
-use crate::game::{Game, GameHistory, RuleOptions, MAX_PLY};
+use crate::game::{Game, GameHistory, RuleOptions, Side, MAX_PLY};
 use ordering::OrderingTables;
 use parking_lot::Mutex;
 use pvs::{IterationResult, Searcher, Shared};
@@ -70,6 +70,17 @@ pub struct Clock {
     pub inc_ms: [u64; 2],
     pub byoyomi_ms: [u64; 2],
     pub movestogo: Option<u32>,
+}
+
+impl Clock {
+    /// Takes `ms` already spent on this move (before the search started) off `side`'s clock:
+    /// its main time first, then its byoyomi.
+    pub fn spend(&mut self, side: Side, ms: u64) {
+        let s = side.index();
+        let main = self.time_ms[s].min(ms);
+        self.time_ms[s] -= main;
+        self.byoyomi_ms[s] = self.byoyomi_ms[s].saturating_sub(ms - main);
+    }
 }
 
 /// Margins and pacing set by engine options.

@@ -89,6 +89,42 @@ mod tests {
     }
 
     #[test]
+    fn time_spent_before_the_search_comes_off_main_time_then_byoyomi() {
+        let mut c = Clock {
+            time_ms: [30, 5000],
+            inc_ms: [0, 0],
+            byoyomi_ms: [1000, 1000],
+            movestogo: None,
+        };
+        c.spend(Side::First, 20);
+        assert_eq!((c.time_ms, c.byoyomi_ms), ([10, 5000], [1000, 1000]));
+        c.spend(Side::First, 40);
+        assert_eq!((c.time_ms, c.byoyomi_ms), ([0, 5000], [970, 1000]));
+        c.spend(Side::Second, 100);
+        assert_eq!((c.time_ms, c.byoyomi_ms), ([0, 4900], [970, 1000]));
+        c.spend(Side::First, 5000);
+        assert_eq!((c.time_ms, c.byoyomi_ms), ([0, 4900], [0, 1000]));
+        // Less byoyomi, less time to search.
+        let before = budget(
+            &Clock {
+                byoyomi_ms: [1000, 1000],
+                ..c
+            },
+            Side::First,
+            &opts(),
+        );
+        let after = budget(
+            &Clock {
+                byoyomi_ms: [900, 1000],
+                ..c
+            },
+            Side::First,
+            &opts(),
+        );
+        assert!(after.hard_ms < before.hard_ms);
+    }
+
+    #[test]
     fn byoyomi_only_uses_the_byoyomi_less_the_margin() {
         let c = Clock {
             time_ms: [0, 0],

@@ -27,7 +27,8 @@ use super::slot::Slot;
 use super::{Controller, Flavour, GoRequest};
 use crate::game::Game;
 use crate::mate::{
-    solve, solve_in, FutileRule, MateGame, MateLimits, MateProgress, MateResult, MateTable,
+    solve, solve_in, FutileRule, MateGame, MateLimits, MateProgress, MateReport, MateResult,
+    MateTable,
 };
 use crate::protocol::tokenizer::printable;
 use parking_lot::Mutex;
@@ -43,6 +44,10 @@ pub const DEFAULT_MATE_HASH_MB: i64 = 256;
 const UCI_PROOF_NODES: u64 = 200_000;
 const UCI_PROOF_MS: u64 = 300;
 
+/// Table of the root proof before a USI play search (MiB): a few thousand nodes use a few
+/// hundred KiB, and the table is emptied before every move.
+const ROOT_MATE_HASH_MB: usize = 4;
+
 /// The running `go mate`, if any: its stop flag and its thread, and the solver's table, kept
 /// between solves (the thread takes it and hands it back emptied, after its answer is out: a
 /// fresh table per solve paid the kernel's page zeroing inside the solve, docs/mate.md §19).
@@ -51,6 +56,8 @@ pub(super) struct MateJob {
     stop: Arc<AtomicBool>,
     handle: Option<JoinHandle<Option<MateTable>>>,
     table: Option<MateTable>,
+    /// The small table of the play search's root proof (`RootMateNodes`).
+    root_table: Option<MateTable>,
 }
 
 impl MateJob {
@@ -140,14 +147,28 @@ impl<F: Flavour> Controller<F> {
         if pv.is_empty() || pv.len() > 2 * n as usize - 1 {
             return false;
         }
+        self.answer_with_proof(&pos, &report, pv.len().div_ceil(2));
+        true
+    }
+
+    /// Answers a play `go` with a proven mate: the proof's line as the PV with `score mate
+    /// <score>` (moves for UCI, plies for USI), its first move as the best move.
+    fn answer_with_proof(
+        &mut self,
+        pos: &F::G,
+        report: &MateReport<<F::G as Game>::Move>,
+        score: usize,
+    ) {
+        let MateResult::Mate(pv) = &report.result else {
+            return;
+        };
         let gen = self.begin(false, false);
-        let texts = pv_texts(&pos, pv);
+        let texts = pv_texts(pos, pv);
         let ms = report.elapsed.as_millis() as u64;
         self.out.lines(&[
             "info string mate proven by the df-pn solver (checks only)".to_string(),
             format!(
-                "info depth {len} seldepth {len} multipv 1 score mate {} nodes {} nps {} time {ms} hashfull {} pv {}",
-                pv.len().div_ceil(2),
+                "info depth {len} seldepth {len} multipv 1 score mate {score} nodes {} nps {} time {ms} hashfull {} pv {}",
                 report.nodes,
                 report.nodes * 1000 / ms.max(1),
                 report.hashfull.min(1000),
@@ -157,6 +178,63 @@ impl<F: Flavour> Controller<F> {
         ]);
         let line = bestmove_line(&texts[0], texts.get(1).map(String::as_str));
         self.slot.lock().finish(gen, line, &self.out);
+    }
+
+    /// USI play `go`: a df-pn proof of at most `RootMateNodes` nodes on the root first (0: off).
+    /// Alpha-beta at the depth a move's time allows misses mates of checks that a proof-number
+    /// search finds in a few thousand nodes (tsume of 15 or 25 plies); a proven mate is played at
+    /// once. True when the `go` was answered so.
+    /// The proof's time is taken off the move's time (move time or clock) before the search.
+    pub(super) fn root_mate_by_proof(&mut self, limits: &mut Limits<<F::G as Game>::Move>) -> bool {
+        let budget = self.options.int("RootMateNodes");
+        if !F::USI
+            || budget <= 0
+            || self.mate_only
+            || limits.ponder
+            || limits.infinite
+            || limits.mate.is_some()
+            || !limits.searchmoves.is_empty()
+            || self.options.int("MultiPV") > 1
+        {
+            return false;
+        }
+        let pos = self.history.current().clone();
+        if pos.validate_problem().is_err() {
+            return false;
+        }
+        let budget = MateLimits {
+            nodes: Some(budget as u64),
+            time: None,
+            hash_mb: ROOT_MATE_HASH_MB,
+            // The first proof's line: any forced mate wins; the shortest costs more nodes.
+            shortest: false,
+            futile: FutileRule::default(),
+            replay: true,
+        };
+        let table = self
+            .mate_job
+            .root_table
+            .get_or_insert_with(|| MateTable::new(ROOT_MATE_HASH_MB));
+        let stop = AtomicBool::new(false);
+        let Ok(report) = solve_in(&pos, &budget, &stop, &mut |_| {}, table) else {
+            return false;
+        };
+        let MateResult::Mate(pv) = &report.result else {
+            // The proof's time was this move's: the search gets what is left.
+            let spent = report.elapsed.as_millis() as u64;
+            if let Some(ms) = limits.movetime_ms.as_mut() {
+                *ms = ms.saturating_sub(spent).max(1);
+            }
+            if let Some(clock) = limits.clock.as_mut() {
+                clock.spend(pos.side_to_move(), spent);
+            }
+            return false;
+        };
+        if pv.is_empty() {
+            return false;
+        }
+        let plies = pv.len();
+        self.answer_with_proof(&pos, &report, plies);
         true
     }
 

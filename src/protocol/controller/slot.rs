@@ -77,8 +77,8 @@ impl<F: Flavour> Controller<F> {
         self.settle_previous_search()?;
         match req {
             GoRequest::Perft(d) => return self.perft(d),
-            GoRequest::Search(limits) => {
-                if !self.mate_by_proof(&limits) {
+            GoRequest::Search(mut limits) => {
+                if !self.mate_by_proof(&limits) && !self.root_mate_by_proof(&mut limits) {
                     self.start_search(limits)
                 }
             }

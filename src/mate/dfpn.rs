@@ -479,6 +479,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             let key = child.board_key();
             self.table.prefetch(key);
             keys.push(key);
+            let group = pos.delay_group(mv, or);
             children.push(Child {
                 pos: child,
                 effect: pos.hand_effect(mv),
@@ -489,9 +490,9 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     hand,
                     dep: INDEPENDENT,
                 },
-                group: pos.delay_group(mv, or),
+                group,
                 active: false,
-                futile: !or && pos.is_futile(mv, self.futile),
+                futile: !or && pos.is_futile_in_group(mv, group, self.futile),
                 to: G::move_to(mv),
                 replayed: false,
             });

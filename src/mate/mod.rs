@@ -74,6 +74,11 @@ pub trait MateGame: Game {
     fn is_futile(&self, _mv: Self::Move, _rule: FutileRule) -> bool {
         false
     }
+    /// [`MateGame::is_futile`] for the defender's `mv` whose [`MateGame::delay_group`] (asked
+    /// with `or` false) is `group`: the solver has it already, and the test reads it.
+    fn is_futile_in_group(&self, mv: Self::Move, _group: Option<u32>, rule: FutileRule) -> bool {
+        self.is_futile(mv, rule)
+    }
     /// Whether the side to move has any legal move.
     fn has_legal_move(&self) -> bool {
         self.count_legal_moves() > 0

@@ -115,10 +115,14 @@ impl MateGame for ShogiPos {
         // capture there mates at once, as if the check had been mate already. The miniosl suite
         // counts those as defences: in its A2-3 (B*3c R*2b 2c2b+) the bishop's capture 3c2b+
         // mates as well, and the stated answer is 3 plies.
+        self.in_check() && self.is_futile_in_group(mv, self.delay_group(mv, false), rule)
+    }
+
+    fn is_futile_in_group(&self, mv: Move, group: Option<u32>, rule: FutileRule) -> bool {
         if !self.in_check() {
             return false;
         }
-        match (self.delay_group(mv, false), rule) {
+        match (group, rule) {
             (Some(FUTILE_GROUP), _) => true,
             (Some(_), FutileRule::NextToKing) => futile_next_to_king(self.board(), mv),
             _ => false,

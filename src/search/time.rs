@@ -105,23 +105,14 @@ mod tests {
         c.spend(Side::First, 5000);
         assert_eq!((c.time_ms, c.byoyomi_ms), ([0, 4900], [0, 1000]));
         // Less byoyomi, less time to search.
-        let before = budget(
-            &Clock {
-                byoyomi_ms: [1000, 1000],
+        let hard = |byoyomi: u64| {
+            let clock = Clock {
+                byoyomi_ms: [byoyomi, 1000],
                 ..c
-            },
-            Side::First,
-            &opts(),
-        );
-        let after = budget(
-            &Clock {
-                byoyomi_ms: [900, 1000],
-                ..c
-            },
-            Side::First,
-            &opts(),
-        );
-        assert!(after.hard_ms < before.hard_ms);
+            };
+            budget(&clock, Side::First, &opts()).hard_ms
+        };
+        assert!(hard(900) < hard(1000));
     }
 
     #[test]

@@ -78,10 +78,9 @@ impl MateJob {
 
     /// The kept table if it has `mb` MiB, else a new one (the old one freed first).
     fn take_table(&mut self, mb: usize) -> MateTable {
-        match self.table.take() {
-            Some(t) if t.mb() == mb => t,
-            _ => MateTable::new(mb),
-        }
+        // `filter` drops a table of another size before the new one is made.
+        let kept = self.table.take().filter(|t| t.mb() == mb);
+        kept.unwrap_or_else(|| MateTable::new(mb))
     }
 }
 

@@ -171,10 +171,10 @@ pub struct MateProgress {
     pub hashfull: usize,
 }
 
-/// A proof table kept between solves, as an engine keeps its hash between searches: made (and
-/// every page of it mapped) once, emptied between problems by [`MateTable::clear`], which the
-/// owner calls after it has reported a result, so neither the mapping nor the emptying is
-/// counted in a solve's time. A fresh table per solve paid the kernel's page zeroing inside the
+/// A proof table kept between solves, as an engine keeps its hash between searches: made once
+/// (with [`MateTable::map_now`], every page mapped up front), emptied between problems by
+/// [`MateTable::clear`], which the owner calls after it has reported a result, so neither the
+/// mapping nor the emptying is counted in a solve's time. A fresh table per solve paid the kernel's page zeroing inside the
 /// search: up to 0.3 s for 256 MiB when no huge pages were free (docs/mate.md §19).
 pub struct MateTable {
     table: table::Table,

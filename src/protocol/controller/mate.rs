@@ -146,21 +146,20 @@ impl<F: Flavour> Controller<F> {
         if pv.is_empty() || pv.len() > 2 * n as usize - 1 {
             return false;
         }
-        self.answer_with_proof(&pos, &report, pv.len().div_ceil(2));
+        self.answer_with_proof(&pos, &report, pv, pv.len().div_ceil(2));
         true
     }
 
-    /// Answers a play `go` with a proven mate: the proof's line as the PV with `score mate
-    /// <score>` (moves for UCI, plies for USI), its first move as the best move.
+    /// Answers a play `go` with a proven mate: `pv` (the report's non-empty mate line) as the
+    /// PV with `score mate <score>` (moves for UCI, plies for USI), its first move as the best
+    /// move.
     fn answer_with_proof(
         &mut self,
         pos: &F::G,
         report: &MateReport<<F::G as Game>::Move>,
+        pv: &[<F::G as Game>::Move],
         score: usize,
     ) {
-        let MateResult::Mate(pv) = &report.result else {
-            return;
-        };
         let gen = self.begin(false, false);
         let texts = pv_texts(pos, pv);
         let ms = report.elapsed.as_millis() as u64;
@@ -232,8 +231,7 @@ impl<F: Flavour> Controller<F> {
         if pv.is_empty() {
             return false;
         }
-        let plies = pv.len();
-        self.answer_with_proof(&pos, &report, plies);
+        self.answer_with_proof(&pos, &report, pv, pv.len());
         true
     }
 

@@ -10,8 +10,9 @@
 #                                            # chess-texel from chess-ext-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
 #                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
-#                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD from
-#                                            # shogi-eABCD-182k.kwt.xz)
+#                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
+#                                            # shogi-eABCD-182k.kwt.xz, shogi-eABCD from
+#                                            # shogi-eABCD-240k.kwt.xz)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -178,12 +179,13 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-182k "* ]]
   measure shogi-eABCD-182k shogi shogi-eABCD-148k.kwt.xz
   ship_xz shogi-eABCD-182k
 fi
-# Shogi: e_ABCD continued again (the built-in shogi default): 3 more MMTO iterations from
+# Shogi: e_ABCD continued again: 3 more MMTO iterations from
 # shogi-eABCD-182k on all fourteen gpsusi-labelled sets of data/shogi (every -001 file up to
 # s5e/s6e, packed on 2026-11-27 at 08:24), the GPS book positions and the self-play games;
 # 240,360 training positions, the thirteen -test files and 10% of the self-play held out
-# (18,863). The final weights (after 3 updates). About 50 minutes on 2 threads (leaves 6.1 GB).
-if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+# (18,863). The final weights (after 3 updates). The built-in shogi default from 257cb61 to the
+# next block's file, which starts from it. About 50 minutes on 2 threads (leaves 6.1 GB).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-240k "* ]]; then
   xz -dc eval_weights/shogi-eABCD-182k.kwt.xz > "$RUNS/shogi-eABCD-182k-init.kwt"
   L=data/shogi
   S="s2 s3 s4 s5 s5b s5c s5d s5e s6 s6b s6c s6d s6e"
@@ -193,11 +195,33 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; the
     TRAIN=$TRAIN,$L/labels-gps4$s-001.txt.xz
     TEST=$TEST${TEST:+,}$L/labels-gps4$s-test.txt.xz
   done
-  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+  PICK=weights.kwt train shogi-eABCD-240k mmto --game shogi \
     --data $DATA/shogi/gps_book_positions.txt.xz,$TRAIN \
     --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --test $TEST \
     --tables A,B,C,D --init "$RUNS/shogi-eABCD-182k-init.kwt" --iterations 3
-  measure shogi-eABCD shogi shogi-eABCD-182k.kwt.xz
+  measure shogi-eABCD-240k shogi shogi-eABCD-182k.kwt.xz
+  ship_xz shogi-eABCD-240k
+fi
+# Shogi: e_ABCD continued a fourth time (the built-in shogi default): 3 more MMTO iterations from
+# shogi-eABCD-240k on every labelled set of data/shogi up to 2026-11-27 15:00 (the eighteen
+# gpsusi sets up to s5g/s6g and the first two Fairy-Stockfish 10k-node sets: two teachers,
+# docs/learning/teachers.md), the GPS book positions and the self-play games; 376,425 training
+# positions, the twenty -test files and 10% of the self-play held out (34,212). The final weights
+# (after 3 updates). About 51 minutes on 2 threads, peak RSS 13.4 GB (leaves 9.4 GB).
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+  xz -dc eval_weights/shogi-eABCD-240k.kwt.xz > "$RUNS/shogi-eABCD-240k-init.kwt"
+  L=data/shogi
+  TRAIN=$L/labels-fsf10k-s1-001.txt.xz,$L/labels-fsf10k-s2-001.txt.xz,$L/labels-gps4-001.txt.xz
+  TEST=$L/labels-fsf10k-s1-test.txt.xz,$L/labels-fsf10k-s2-test.txt.xz
+  for s in s2 s3 s4 s5 s5b s5c s5d s5e s5f s5g s6 s6b s6c s6d s6e s6f s6g; do
+    TRAIN=$TRAIN,$L/labels-gps4$s-001.txt.xz
+    TEST=$TEST,$L/labels-gps4$s-test.txt.xz
+  done
+  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+    --data $DATA/shogi/gps_book_positions.txt.xz,$TRAIN \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --test $TEST \
+    --tables A,B,C,D --init "$RUNS/shogi-eABCD-240k-init.kwt" --iterations 3 --max-memory 18G
+  measure shogi-eABCD shogi shogi-eABCD-240k.kwt.xz
   ship_xz shogi-eABCD
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

@@ -410,11 +410,17 @@ fn e_ab_leaves(dir: &Path) -> (Learned, Vec<learn::PositionData>, Vec<i32>) {
 
 /// The leaves in a store with a memory budget of `budget` bytes (0: all in the scratch file).
 fn store_of(data: &[learn::PositionData], budget: u64, scratch: &Path) -> LeafStore {
-    let mut store = LeafStore::new(budget, scratch);
+    store_with(data, budget, scratch, false)
+}
+
+/// `store_of`, the blocks LZ4-compressed when `lz4` (as step 1 does with `--leaf-codec lz4`).
+fn store_with(data: &[learn::PositionData], budget: u64, scratch: &Path, lz4: bool) -> LeafStore {
+    let mut store = LeafStore::new(budget, scratch).with_compression(lz4);
     // Blocks inserted out of order, as step 1's workers do.
     let blocks: Vec<_> = data.chunks(16).enumerate().collect();
     for (b, chunk) in blocks.into_iter().rev() {
-        store.insert(b, EncodedBlock::encode(chunk));
+        let block = EncodedBlock::encode(chunk);
+        store.insert(b, if lz4 { block.compressed() } else { block });
     }
     store.finish().unwrap();
     assert_eq!(store.len(), data.len());
@@ -435,6 +441,12 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
     let total = in_memory.bytes().0;
     let half = store_of(&data, total / 2, &dir.join("half.scratch"));
     assert!(half.bytes().0 > 0 && half.bytes().1 > 0 && half.bytes().0 + half.bytes().1 == total);
+    // LZ4-compressed blocks, in memory and on file: smaller, the same bytes before compression.
+    let lz4_mem = store_with(&data, u64::MAX, &dir.join("unused2.scratch"), true);
+    let lz4_file = store_with(&data, 0, &dir.join("lz4.scratch"), true);
+    assert_eq!(lz4_mem.raw_bytes(), total);
+    assert!(lz4_mem.bytes().0 < total && lz4_mem.bytes().1 == 0);
+    assert!(lz4_file.bytes().0 == 0 && lz4_file.bytes().1 == lz4_mem.bytes().0);
     let mut c = cfg();
     c.step = Step::Random;
     let method = kishi::learn::method::for_config(&c);
@@ -450,7 +462,7 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
         let mut moved_untouched = false;
         for round in 0..6 {
             let dense = learn::objective(&data, &wd, Bonanza::SCALE, &c);
-            for store in [&in_memory, &on_file, &half] {
+            for store in [&in_memory, &on_file, &half, &lz4_mem, &lz4_file] {
                 let (j, pairs) =
                     learn::objective_store(store, &ws, Bonanza::SCALE, method.as_ref(), &mut grads)
                         .unwrap();
@@ -505,6 +517,17 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
         !scratch.exists(),
         "the scratch file is removed with its store"
     );
+    // A corrupt compressed scratch file is an error, not a crash or wrong leaves.
+    let lz4_path = dir.join("lz4.scratch");
+    let mut bytes = std::fs::read(&lz4_path).unwrap();
+    for b in bytes.iter_mut().take(64) {
+        *b = 0xff;
+    }
+    std::fs::write(&lz4_path, &bytes).unwrap();
+    let mut grads = vec![SparseGrad::new(learned.n_local)];
+    let e = learn::objective_store(&lz4_file, &w0, Bonanza::SCALE, method.as_ref(), &mut grads)
+        .unwrap_err();
+    assert!(e.contains("corrupt"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -541,6 +564,29 @@ fn scratch_file_leaf_store_learns_bit_identical_weights_and_resumes_exactly() {
         );
     }
     assert_eq!(metrics_without_times(&a), metrics_without_times(&b));
+    // Uncompressed leaves (`--leaf-codec plain`, in memory and on file) learn the same weights.
+    for (dir, extra) in [
+        (base.join("p"), &["--leaf-codec", "plain"][..]),
+        (
+            base.join("q"),
+            &["--leaf-codec", "plain", "--max-memory", "1K"][..],
+        ),
+    ] {
+        let mut out = Vec::new();
+        run::run::<ShogiPos, Bonanza>(&args(&dir, &data, 3, &with(extra)), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("LZ4 from"), "{text}");
+        for f in ["weights.kwt", "params.bin", "checkpoint.bin"] {
+            assert!(
+                std::fs::read(a.join(f)).unwrap() == std::fs::read(dir.join(f)).unwrap(),
+                "{f} differs between the LZ4 and the plain leaf store"
+            );
+        }
+        assert_eq!(metrics_without_times(&a), metrics_without_times(&dir));
+    }
+    assert!(String::from_utf8(sink.clone())
+        .unwrap()
+        .contains("LZ4 from"));
     // Interrupted after one iteration with the scratch store, then resumed to three.
     run::run::<ShogiPos, Bonanza>(
         &args(&d, &data, 1, &with(&["--max-memory", "1K"])),

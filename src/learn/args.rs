@@ -35,6 +35,8 @@ pub struct LearnArgs {
     pub patience: usize,
     /// Bytes the learner may hold; leaves beyond go to a scratch file (`None`: all in memory).
     pub max_memory: Option<u64>,
+    /// LZ4-compress the leaf store (`--leaf-codec lz4`); the learned weights do not depend on it.
+    pub compress_leaves: bool,
     pub ct_rate: f64,
     pub ct_scale: f64,
     pub ct_c: f64,
@@ -192,6 +194,17 @@ struct LearnCli {
     /// memory bound (K/M/G suffixes): step 1's leaves beyond it go to DIR/leaves.scratch
     #[arg(long, value_name = "BYTES", help_heading = "Run")]
     max_memory: Option<String>,
+    /// how step 1's leaves are kept: lz4 (compressed about 4x, decoded at each reuse pass) or
+    /// plain; the learned weights are the same either way
+    #[arg(long, value_enum, value_name = "lz4|plain", default_value_t = LeafCodec::Lz4, help_heading = "Run")]
+    leaf_codec: LeafCodec,
+}
+
+/// `--leaf-codec`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LeafCodec {
+    Lz4,
+    Plain,
 }
 
 const AFTER_HELP: &str = "\
@@ -361,6 +374,7 @@ impl LearnArgs {
             quiet: c.quiet,
             patience: c.patience,
             max_memory,
+            compress_leaves: c.leaf_codec == LeafCodec::Lz4,
             ct_rate: c.ct_rate,
             ct_scale: c.ct_scale,
             ct_c: c.ct_c,

@@ -132,7 +132,8 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         dir,
         ckpt_path: dir.join("checkpoint.bin"),
         metrics_path: dir.join("metrics.jsonl"),
-        store: LeafStore::new(u64::MAX, &dir.join("leaves.scratch")),
+        store: LeafStore::new(u64::MAX, &dir.join("leaves.scratch"))
+            .with_compression(args.compress_leaves),
         grads: Vec::new(),
         pobj: None,
     };
@@ -581,18 +582,29 @@ impl Driver<'_> {
                 scratch.display()
             );
         }
-        self.store = LeafStore::new(budget, &scratch);
+        self.store = LeafStore::new(budget, &scratch).with_compression(self.args.compress_leaves);
     }
 
     /// One line on the size of this iteration's leaves.
     fn report_leaves(&self, train: &Step1Stats, out: &mut dyn Write) {
         let (mem, file) = self.store.bytes();
+        let raw = self.store.raw_bytes();
+        let codec = if self.store.compresses() {
+            format!(
+                ", LZ4 from {} ({:.2}x)",
+                show_bytes(raw),
+                raw as f64 / (mem + file).max(1) as f64
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "info string learn: leaves {} ({:.0} bytes per position, {:.1} per move pair): {} in memory, {} in the scratch file",
+            "info string learn: leaves {} ({:.0} bytes per position, {:.1} per move pair{}): {} in memory, {} in the scratch file",
             show_bytes(mem + file),
             (mem + file) as f64 / self.store.len().max(1) as f64,
             (mem + file) as f64 / train.pairs.max(1) as f64,
+            codec,
             show_bytes(mem),
             show_bytes(file)
         );

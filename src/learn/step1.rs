@@ -391,6 +391,7 @@ pub fn step1_store_with<G: Game, F: FeatureSet<G>>(
             &|_, d| note_agree(&d),
         ));
     };
+    let compress = store.compresses();
     let shared = std::sync::Mutex::new(store);
     let stats = step1_blocks::<G, F>(
         samples,
@@ -402,8 +403,11 @@ pub fn step1_store_with<G: Game, F: FeatureSet<G>>(
         progress,
         &|b, d| {
             note_agree(&d);
-            let block = EncodedBlock::encode_with(&d, extras.keep_record);
+            let mut block = EncodedBlock::encode_with(&d, extras.keep_record);
             drop(d);
+            if compress {
+                block = block.compressed();
+            }
             if let Ok(mut s) = shared.lock() {
                 s.insert(b, block);
             }

@@ -349,11 +349,19 @@ impl LeafStore {
                 None => bytes,
                 Some(n) => {
                     raw.resize(n, 0);
-                    match lz4_flex::block::decompress_into(bytes, &mut raw) {
-                        Ok(got) if got == n => &raw,
-                        Ok(got) => return Err(format!("a leaf block decompressed to {got} bytes, not {n}: the scratch file {} is corrupt", self.scratch_path.display())),
-                        Err(e) => return Err(format!("a leaf block does not decompress ({e}): the scratch file {} is corrupt", self.scratch_path.display())),
+                    let what = match lz4_flex::block::decompress_into(bytes, &mut raw) {
+                        Ok(got) if got == n => None,
+                        Ok(got) => Some(format!("decompressed to {got} bytes, not {n}")),
+                        Err(e) => Some(format!("does not decompress ({e})")),
+                    };
+                    if let Some(what) = what {
+                        let place = match b.loc {
+                            Loc::Mem(_) => "in memory".to_string(),
+                            Loc::File { .. } => format!("in {}", self.scratch_path.display()),
+                        };
+                        return Err(format!("a leaf block {place} {what}: it is corrupt"));
                     }
+                    &raw
                 }
             };
             let from = lo.max(b.first) - b.first;

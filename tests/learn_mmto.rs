@@ -447,6 +447,19 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
     assert_eq!(lz4_mem.raw_bytes(), total);
     assert!(lz4_mem.bytes().0 < total && lz4_mem.bytes().1 == 0);
     assert!(lz4_file.bytes().0 == 0 && lz4_file.bytes().1 == lz4_mem.bytes().0);
+    // A store cleared and filled again (the next iteration) reuses its slabs and scratch file:
+    // first plain blocks, part in memory, then the LZ4 blocks, which all fit in the kept slab.
+    let budget = lz4_mem.bytes().0.max(total / 2);
+    let mut again = store_of(&data, budget, &dir.join("again.scratch"));
+    assert!(again.bytes().0 > 0 && again.bytes().1 > 0);
+    again.clear().unwrap();
+    let blocks: Vec<_> = data.chunks(16).enumerate().collect();
+    for (b, chunk) in blocks.into_iter().rev() {
+        again.insert(b, EncodedBlock::encode(chunk).compressed());
+    }
+    again.finish().unwrap();
+    assert_eq!(again.len(), data.len());
+    assert_eq!(again.bytes(), (lz4_mem.bytes().0, 0));
     let mut c = cfg();
     c.step = Step::Random;
     let method = kishi::learn::method::for_config(&c);
@@ -462,7 +475,7 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
         let mut moved_untouched = false;
         for round in 0..6 {
             let dense = learn::objective(&data, &wd, Bonanza::SCALE, &c);
-            for store in [&in_memory, &on_file, &half, &lz4_mem, &lz4_file] {
+            for store in [&in_memory, &on_file, &half, &lz4_mem, &lz4_file, &again] {
                 let (j, pairs) =
                     learn::objective_store(store, &ws, Bonanza::SCALE, method.as_ref(), &mut grads)
                         .unwrap();

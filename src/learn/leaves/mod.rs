@@ -8,6 +8,11 @@
 //! inserted under a lock in any order; `finish` puts them in position order. Where a block lives
 //! never changes what is read back, so a run with a scratch file learns bit-identical weights.
 //!
+//! Blocks kept in memory are copied into large slabs (64 MiB) filled in order, not kept as one
+//! allocation each: a million block-sized allocations interleaved with step 1's short-lived
+//! buffers fragmented the heap, and a 1M-position shogi run held about 2 GB more than its 5.4 GB
+//! of leaves (docs/learning/REPORT.md, session 30). Slabs are kept from one iteration to the next.
+//!
 //! Blocks may also be LZ4-compressed (`--leaf-codec lz4`, the default): the varint encoding leaves
 //! much redundancy, since sibling leaves are differences against the same record leaf and share
 //! most of their features (a shogi e_ABCD block shrinks about four times), and LZ4 decodes at
@@ -87,9 +92,20 @@ impl EncodedBlock {
 
 #[derive(Debug)]
 enum Loc {
-    Mem(Vec<u8>),
-    File { at: u64, len: usize },
+    /// `len` bytes at `at` of slab `slab`.
+    Mem {
+        slab: usize,
+        at: usize,
+        len: usize,
+    },
+    File {
+        at: u64,
+        len: usize,
+    },
 }
+
+/// Capacity of a slab of in-memory leaves (a block larger than this gets a slab of its own).
+const SLAB_BYTES: usize = 64 << 20;
 
 #[derive(Debug)]
 struct Block {
@@ -110,8 +126,12 @@ pub struct LeafStore {
     slots: Vec<Option<Block>>,
     blocks: Vec<Block>,
     positions: usize,
-    /// Bytes of leaves allowed in memory; the rest go to the scratch file.
+    /// Bytes of leaves allowed in memory (slab capacity); the rest go to the scratch file.
     budget: u64,
+    /// The in-memory leaves; `slabs[..=cur]` hold this iteration's (later ones are empty, kept
+    /// for reuse).
+    slabs: Vec<Vec<u8>>,
+    cur: usize,
     mem_bytes: u64,
     file_bytes: u64,
     /// Encoded bytes before compression (equal to `mem_bytes + file_bytes` without it).
@@ -136,6 +156,8 @@ impl LeafStore {
             blocks: Vec::new(),
             positions: 0,
             budget,
+            slabs: Vec::new(),
+            cur: 0,
             mem_bytes: 0,
             file_bytes: 0,
             raw_bytes: 0,
@@ -164,6 +186,10 @@ impl LeafStore {
         self.slots.clear();
         self.blocks.clear();
         self.positions = 0;
+        for slab in &mut self.slabs {
+            slab.clear();
+        }
+        self.cur = 0;
         self.mem_bytes = 0;
         self.file_bytes = 0;
         self.raw_bytes = 0;
@@ -194,9 +220,14 @@ impl LeafStore {
         }
         let len = block.bytes.len() as u64;
         self.raw_bytes += block.raw_len.map_or(len, |n| n as u64);
-        let loc = if self.mem_bytes + len <= self.budget {
+        let loc = if let Some((slab, at)) = self.slab_room(block.bytes.len()) {
+            self.slabs[slab].extend_from_slice(&block.bytes);
             self.mem_bytes += len;
-            Loc::Mem(block.bytes)
+            Loc::Mem {
+                slab,
+                at,
+                len: block.bytes.len(),
+            }
         } else {
             match self.write_scratch(&block.bytes) {
                 Ok(at) => Loc::File {
@@ -219,6 +250,37 @@ impl LeafStore {
             loc,
             raw_len: block.raw_len,
         });
+    }
+
+    /// Where `len` more bytes fit in memory: the current slab, the next kept one, or a new slab
+    /// while the budget allows it; `None` sends the block to the scratch file.
+    fn slab_room(&mut self, len: usize) -> Option<(usize, usize)> {
+        while let Some(s) = self.slabs.get(self.cur) {
+            if s.capacity() - s.len() >= len {
+                return Some((self.cur, s.len()));
+            }
+            if s.is_empty() {
+                // A kept slab too small for this block: replaced by a larger one below.
+                break;
+            }
+            self.cur += 1;
+        }
+        let held: u64 = (self.slabs.iter().enumerate())
+            .filter(|&(i, _)| i != self.cur)
+            .map(|(_, s)| s.capacity() as u64)
+            .sum();
+        let room = self.budget.saturating_sub(held);
+        let cap = (SLAB_BYTES.max(len) as u64).min(room) as usize;
+        if cap < len {
+            return None;
+        }
+        let slab = Vec::with_capacity(cap);
+        if self.cur < self.slabs.len() {
+            self.slabs[self.cur] = slab;
+        } else {
+            self.slabs.push(slab);
+        }
+        Some((self.cur, 0))
     }
 
     fn write_scratch(&mut self, bytes: &[u8]) -> Result<u64, String> {
@@ -328,7 +390,7 @@ impl LeafStore {
         while k < self.blocks.len() && self.blocks[k].first < hi {
             let b = &self.blocks[k];
             let bytes: &[u8] = match &b.loc {
-                Loc::Mem(v) => v,
+                Loc::Mem { slab, at, len } => &self.slabs[*slab][*at..*at + *len],
                 Loc::File { at, len } => {
                     if file.is_none() {
                         file = Some(
@@ -356,7 +418,7 @@ impl LeafStore {
                     };
                     if let Some(what) = what {
                         let place = match b.loc {
-                            Loc::Mem(_) => "in memory".to_string(),
+                            Loc::Mem { .. } => "in memory".to_string(),
                             Loc::File { .. } => format!("in {}", self.scratch_path.display()),
                         };
                         return Err(format!("a leaf block {place} {what}: it is corrupt"));

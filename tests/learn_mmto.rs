@@ -416,7 +416,12 @@ fn store_of(data: &[learn::PositionData], budget: u64, scratch: &Path) -> LeafSt
 /// `store_of`, the blocks LZ4-compressed when `lz4` (as step 1 does with `--leaf-codec lz4`).
 fn store_with(data: &[learn::PositionData], budget: u64, scratch: &Path, lz4: bool) -> LeafStore {
     let mut store = LeafStore::new(budget, scratch).with_compression(lz4);
-    // Blocks inserted out of order, as step 1's workers do.
+    fill(&mut store, data, lz4);
+    store
+}
+
+/// Inserts `data`'s blocks into `store` out of order, as step 1's workers do, and finishes it.
+fn fill(store: &mut LeafStore, data: &[learn::PositionData], lz4: bool) {
     let blocks: Vec<_> = data.chunks(16).enumerate().collect();
     for (b, chunk) in blocks.into_iter().rev() {
         let block = EncodedBlock::encode(chunk);
@@ -424,7 +429,6 @@ fn store_with(data: &[learn::PositionData], budget: u64, scratch: &Path, lz4: bo
     }
     store.finish().unwrap();
     assert_eq!(store.len(), data.len());
-    store
 }
 
 #[test]
@@ -453,12 +457,7 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
     let mut again = store_of(&data, budget, &dir.join("again.scratch"));
     assert!(again.bytes().0 > 0 && again.bytes().1 > 0);
     again.clear().unwrap();
-    let blocks: Vec<_> = data.chunks(16).enumerate().collect();
-    for (b, chunk) in blocks.into_iter().rev() {
-        again.insert(b, EncodedBlock::encode(chunk).compressed());
-    }
-    again.finish().unwrap();
-    assert_eq!(again.len(), data.len());
+    fill(&mut again, &data, true);
     assert_eq!(again.bytes(), (lz4_mem.bytes().0, 0));
     let mut c = cfg();
     c.step = Step::Random;

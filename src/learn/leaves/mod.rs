@@ -10,8 +10,8 @@
 //!
 //! Blocks kept in memory are copied into large slabs (64 MiB) filled in order, not kept as one
 //! allocation each: a million block-sized allocations interleaved with step 1's short-lived
-//! buffers fragmented the heap, and a 1M-position shogi run held about 2 GB more than its 5.4 GB
-//! of leaves (docs/learning/REPORT.md, session 30). Slabs are kept from one iteration to the next.
+//! buffers fragmented the heap, and a 1M-position shogi run peaked 2 GiB over its `--max-memory`
+//! (docs/learning/REPORT.md, session 30). Slabs are kept from one iteration to the next.
 //!
 //! Blocks may also be LZ4-compressed (`--leaf-codec lz4`, the default): the varint encoding leaves
 //! much redundancy, since sibling leaves are differences against the same record leaf and share

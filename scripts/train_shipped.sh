@@ -3,7 +3,7 @@
 # recorded in each file's provenance, then measures each against the weights it started from
 # (ladder fast mode, 200 games at 5,000 nodes) and records that Elo in the provenance too.
 #
-#   bash scripts/train_shipped.sh            # everything (about 1.5 hours on 2 cores)
+#   bash scripts/train_shipped.sh            # everything (about 7 hours on 2 cores, most of it shogi e_ABCD)
 #   bash scripts/train_shipped.sh chess-kp   # one file (chess-obj-j2 starts from chess-kp.kwt,
 #                                            # chess-ext from chess-obj-j2.kwt,
 #                                            # chess-ext-j2 from chess-ext.kwt,
@@ -11,8 +11,9 @@
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
 #                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
 #                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
-#                                            # shogi-eABCD-182k.kwt.xz, shogi-eABCD from
-#                                            # shogi-eABCD-240k.kwt.xz)
+#                                            # shogi-eABCD-182k.kwt.xz, shogi-eABCD-376k from
+#                                            # shogi-eABCD-240k.kwt.xz, shogi-eABCD from
+#                                            # shogi-eABCD-376k.kwt.xz)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -202,13 +203,14 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-240k "* ]]
   measure shogi-eABCD-240k shogi shogi-eABCD-182k.kwt.xz
   ship_xz shogi-eABCD-240k
 fi
-# Shogi: e_ABCD continued a fourth time (the built-in shogi default): 3 more MMTO iterations from
+# Shogi: e_ABCD continued a fourth time (the built-in default 2026-11-27 17:00 to 23:00; the start of
+# the next file): 3 more MMTO iterations from
 # shogi-eABCD-240k on every labelled set of data/shogi up to 2026-11-27 15:00 (the eighteen
 # gpsusi sets up to s5g/s6g and the first two Fairy-Stockfish 10k-node sets: two teachers,
 # docs/learning/teachers.md), the GPS book positions and the self-play games; 376,425 training
 # positions, the twenty -test files and 10% of the self-play held out (34,212). The final weights
 # (after 3 updates). About 51 minutes on 2 threads, peak RSS 13.4 GB (leaves 9.4 GB).
-if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD-376k "* ]]; then
   xz -dc eval_weights/shogi-eABCD-240k.kwt.xz > "$RUNS/shogi-eABCD-240k-init.kwt"
   L=data/shogi
   TRAIN=$L/labels-fsf10k-s1-001.txt.xz,$L/labels-fsf10k-s2-001.txt.xz,$L/labels-gps4-001.txt.xz
@@ -217,11 +219,36 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; the
     TRAIN=$TRAIN,$L/labels-gps4$s-001.txt.xz
     TEST=$TEST,$L/labels-gps4$s-test.txt.xz
   done
-  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+  PICK=weights.kwt train shogi-eABCD-376k mmto --game shogi \
     --data $DATA/shogi/gps_book_positions.txt.xz,$TRAIN \
     --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --test $TEST \
     --tables A,B,C,D --init "$RUNS/shogi-eABCD-240k-init.kwt" --iterations 3 --max-memory 18G
-  measure shogi-eABCD shogi shogi-eABCD-240k.kwt.xz
+  measure shogi-eABCD-376k shogi shogi-eABCD-240k.kwt.xz
+  ship_xz shogi-eABCD-376k
+fi
+# Shogi: e_ABCD continued a fifth time (the built-in shogi default): 2 more MMTO iterations from
+# shogi-eABCD-376k on every labelled set of data/shogi as of 2026-11-27 19:19 (26 gpsusi and
+# Fairy-Stockfish sets, 1,008,636 labels from 11,482 games), the GPS book positions and the
+# self-play games; 972,992 training positions, the twenty-five -test files and 10% of the
+# self-play held out (100,251). The final weights (after 2 updates). About 50 minutes an
+# iteration on 2 threads, peak RSS 10.1 GiB (before the slab leaf store of 8fdd179) under --max-memory 8G.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; then
+  xz -dc eval_weights/shogi-eABCD-376k.kwt.xz > "$RUNS/shogi-eABCD-376k-init.kwt"
+  L=data/shogi
+  TRAIN=""
+  TEST=""
+  # in `ls` order, as the run had them (the order of positions is the order of the sums)
+  for s in fsf10k-s1 fsf10k-s1b fsf10k-s1c fsf10k-s2 fsf10k-s2b fsf10k-s2c gps4 gps4s2 gps4s3 \
+    gps4s4 gps4s5 gps4s5b gps4s5c gps4s5d gps4s5e gps4s5f gps4s5g gps4s5h \
+    gps4s6 gps4s6b gps4s6c gps4s6d gps4s6e gps4s6f gps4s6g gps4s6h; do
+    TRAIN=$TRAIN${TRAIN:+,}$L/labels-$s-001.txt.xz
+    [ "$s" = gps4 ] || TEST=$TEST${TEST:+,}$L/labels-$s-test.txt.xz
+  done
+  PICK=weights.kwt train shogi-eABCD mmto --game shogi \
+    --data $DATA/shogi/gps_book_positions.txt.xz,$TRAIN \
+    --split $DATA/shogi/gps_selfplay_train.txt.xz --test-fraction 0.1 --test $TEST \
+    --tables A,B,C,D --init "$RUNS/shogi-eABCD-376k-init.kwt" --iterations 2 --max-memory 8G
+  measure shogi-eABCD shogi shogi-eABCD-376k.kwt.xz
   ship_xz shogi-eABCD
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

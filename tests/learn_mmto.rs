@@ -451,8 +451,8 @@ fn sparse_gradient_and_update_equal_the_dense_ones_to_the_last_bit() {
     assert_eq!(lz4_mem.raw_bytes(), total);
     assert!(lz4_mem.bytes().0 < total && lz4_mem.bytes().1 == 0);
     assert!(lz4_file.bytes().0 == 0 && lz4_file.bytes().1 == lz4_mem.bytes().0);
-    // A store cleared and filled again (the next iteration) reuses its slabs and scratch file:
-    // first plain blocks, part in memory, then the LZ4 blocks, which all fit in the kept slab.
+    // A store cleared and filled again (the next iteration) frees its slabs and reuses its
+    // scratch file: first plain blocks, part in memory, then the LZ4 blocks, all in memory.
     let budget = lz4_mem.bytes().0.max(total / 2);
     let mut again = store_of(&data, budget, &dir.join("again.scratch"));
     assert!(again.bytes().0 > 0 && again.bytes().1 > 0);

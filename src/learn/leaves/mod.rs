@@ -11,7 +11,10 @@
 //! Blocks kept in memory are copied into large slabs (64 MiB) filled in order, not kept as one
 //! allocation each: a million block-sized allocations interleaved with step 1's short-lived
 //! buffers fragmented the heap, and a 1M-position shogi run peaked 2 GiB over its `--max-memory`
-//! (docs/learning/REPORT.md, session 30). Slabs are kept from one iteration to the next.
+//! (docs/learning/REPORT.md, session 30). `clear` frees the slabs (each a mapping of its own,
+//! returned to the system at once) rather than keeping them for the next iteration: the learner
+//! clears the store before it builds its weight files, and kept slabs put those files on top of
+//! the leaves' memory (0.5 GiB over step 1's peak in the 1M-position run, session 31).
 //!
 //! Blocks may also be LZ4-compressed (`--leaf-codec lz4`, the default): the varint encoding leaves
 //! much redundancy, since sibling leaves are differences against the same record leaf and share
@@ -128,10 +131,8 @@ pub struct LeafStore {
     positions: usize,
     /// Bytes of leaves allowed in memory (slab capacity); the rest go to the scratch file.
     budget: u64,
-    /// The in-memory leaves; `slabs[..=cur]` hold this iteration's (later ones are empty, kept
-    /// for reuse).
+    /// The in-memory leaves, filled in order; the last is the one being filled.
     slabs: Vec<Vec<u8>>,
-    cur: usize,
     mem_bytes: u64,
     file_bytes: u64,
     /// Encoded bytes before compression (equal to `mem_bytes + file_bytes` without it).
@@ -157,7 +158,6 @@ impl LeafStore {
             positions: 0,
             budget,
             slabs: Vec::new(),
-            cur: 0,
             mem_bytes: 0,
             file_bytes: 0,
             raw_bytes: 0,
@@ -181,15 +181,13 @@ impl LeafStore {
         self.compress
     }
 
-    /// Empties the store for the next iteration (the scratch file is truncated, not removed).
+    /// Empties the store for the next iteration and frees its memory (the scratch file is
+    /// truncated, not removed).
     pub fn clear(&mut self) -> Result<(), String> {
         self.slots.clear();
         self.blocks.clear();
         self.positions = 0;
-        for slab in &mut self.slabs {
-            slab.clear();
-        }
-        self.cur = 0;
+        self.slabs = Vec::new();
         self.mem_bytes = 0;
         self.file_bytes = 0;
         self.raw_bytes = 0;
@@ -252,35 +250,22 @@ impl LeafStore {
         });
     }
 
-    /// Where `len` more bytes fit in memory: the current slab, the next kept one, or a new slab
-    /// while the budget allows it; `None` sends the block to the scratch file.
+    /// Where `len` more bytes fit in memory: the current slab, or a new one while the budget
+    /// allows it; `None` sends the block to the scratch file.
     fn slab_room(&mut self, len: usize) -> Option<(usize, usize)> {
-        while let Some(s) = self.slabs.get(self.cur) {
+        if let Some(s) = self.slabs.last() {
             if s.capacity() - s.len() >= len {
-                return Some((self.cur, s.len()));
+                return Some((self.slabs.len() - 1, s.len()));
             }
-            if s.is_empty() {
-                // A kept slab too small for this block: replaced by a larger one below.
-                break;
-            }
-            self.cur += 1;
         }
-        let held: u64 = (self.slabs.iter().enumerate())
-            .filter(|&(i, _)| i != self.cur)
-            .map(|(_, s)| s.capacity() as u64)
-            .sum();
+        let held: u64 = self.slabs.iter().map(|s| s.capacity() as u64).sum();
         let room = self.budget.saturating_sub(held);
         let cap = (SLAB_BYTES.max(len) as u64).min(room) as usize;
         if cap < len {
             return None;
         }
-        let slab = Vec::with_capacity(cap);
-        if self.cur < self.slabs.len() {
-            self.slabs[self.cur] = slab;
-        } else {
-            self.slabs.push(slab);
-        }
-        Some((self.cur, 0))
+        self.slabs.push(Vec::with_capacity(cap));
+        Some((self.slabs.len() - 1, 0))
     }
 
     fn write_scratch(&mut self, bytes: &[u8]) -> Result<u64, String> {

@@ -18,7 +18,11 @@ labelled shogi set of data/shogi plus the GPS book and self-play data, each stag
 
 Every step leaves a file behind and is skipped when it is there, so a killed schedule is simply
 started again with the same arguments: the learner resumes from its checkpoint (`--resume`,
-exact), a match that was cut off is played again from its first game. The data files are found
+exact), a match that was cut off is played again from its first game. With `--archive DIR`
+every finished stage is also copied there (its weights xz-compressed, metrics, agreement, sizes,
+the summary and the data list): a run that goes on over days on machines that keep only the
+repository commits that folder (with `--docs docs`, so the match rows land in the repository
+too), and a new run folder is seeded from it, the finished stages restored instead of learned. The data files are found
 when the schedule starts (data/shogi/labels-*-NNN.txt.xz for training, labels-*-test.txt.xz for
 testing) and written to OUT/data.json; a restart refuses to go on with another set. The summary
 (OUT/summary.json and OUT/summary.md) is rewritten after every step.
@@ -153,6 +157,64 @@ def step_sizes(weights: str, d: str) -> dict:
     return got
 
 
+# What a finished stage leaves in the archive; "initial.kwt" only for the first stage, whose A/B
+# base is the learner's own start (the hand-set material), later stages' bases are stages too.
+ARCHIVED = ("metrics.jsonl", "initial.kwt", "agreement.json", "sizes.json", "weights.kwt.xz")
+IN_LEARN = ("metrics.jsonl", "initial.kwt")
+
+
+def archive_stage(a, stage: str, d: str) -> None:
+    """Copy a finished stage (weights, metrics, agreement, sizes) and the summary into --archive."""
+    if not a.archive:
+        return
+    dst = os.path.join(a.archive, f"e{stage}")
+    os.makedirs(dst, exist_ok=True)
+    for name in ARCHIVED:
+        p = os.path.join(d, "learn" if name in IN_LEARN else "", name)
+        if name == "initial.kwt" and stage != STAGES[0]:
+            continue
+        if os.path.exists(p):
+            shutil.copyfile(p, os.path.join(dst, name + ".tmp"))
+            os.replace(os.path.join(dst, name + ".tmp"), os.path.join(dst, name))
+    for name in ("summary.json", "summary.md", "data.json"):
+        p = os.path.join(a.out, name)
+        if os.path.exists(p):
+            shutil.copyfile(p, os.path.join(a.archive, name + ".tmp"))
+            os.replace(os.path.join(a.archive, name + ".tmp"), os.path.join(a.archive, name))
+
+
+def restore_stages(a, data: dict) -> None:
+    """Seed a run folder from --archive: each archived stage not learned here is unpacked, its
+    learner marked done, so the schedule goes on after it. The archive's data list must match."""
+    if not a.archive or not os.path.isdir(a.archive):
+        return
+    old = read_json(os.path.join(a.archive, "data.json"))
+    if old is not None and old != data:
+        raise SystemExit(f"staged: the data changed since {a.archive}/data.json was written; "
+                         "use a new --archive (or delete it to start again on the new data)")
+    for s in STAGES:
+        src = os.path.join(a.archive, f"e{s}")
+        d = os.path.join(a.out, f"e{s}")
+        w = os.path.join(d, f"{a.label}-e{s}.kwt")
+        if not os.path.exists(os.path.join(src, "weights.kwt.xz")) or os.path.exists(w):
+            continue
+        learn = os.path.join(d, "learn")
+        os.makedirs(learn, exist_ok=True)
+        with open(w + ".tmp", "wb") as f:
+            run(["xz", "-d", "-c", os.path.join(src, "weights.kwt.xz")], stdout=f)
+        os.replace(w + ".tmp", w)
+        for name in ARCHIVED:
+            p = os.path.join(src, name)
+            if os.path.exists(p) and name != "weights.kwt.xz":
+                shutil.copyfile(p, os.path.join(learn if name in IN_LEARN else d, name))
+        shutil.copyfile(os.path.join(src, "weights.kwt.xz"), os.path.join(d, "weights.kwt.xz"))
+        open(os.path.join(learn, "done"), "w").close()
+        log(f"e_{s} restored from {src}")
+    summary = os.path.join(a.archive, "summary.json")
+    if os.path.exists(summary) and not os.path.exists(os.path.join(a.out, "summary.json")):
+        shutil.copyfile(summary, os.path.join(a.out, "summary.json"))
+
+
 def ladder(a) -> List[str]:
     cmd = [sys.executable, os.path.join(REPO, "scripts", "ladder.py"), "--kishi", a.kishi, "--docs", a.docs,
            "--out", os.path.join(a.out, "matches")]
@@ -184,11 +246,9 @@ def step_byoyomi(a, weights: str) -> Optional[dict]:
     ev = os.path.abspath(weights)
 
     def played() -> Optional[dict]:
-        for p in glob.glob(os.path.join(a.docs, "strength", "rows", "shogi-gpsusi.*.json")):
-            r = read_json(p)
-            if r and r.get("eval") == ev:
-                return row(a, r["row"])
-        return None
+        # The ladder names the row after the EvalFile's base name ("shogi-gpsusi.staged-eAB"),
+        # which stays the same when a later run folder is restored from --archive elsewhere.
+        return row(a, "shogi-gpsusi." + os.path.splitext(os.path.basename(ev))[0])
 
     done = played()
     if done and (done.get("games_played") or 0) >= a.byoyomi_games:
@@ -265,6 +325,7 @@ def main() -> None:
     p.add_argument("--kishi-commit", help="the commit --kishi was built from (rows record it)")
     p.add_argument("--docs", help="ladder docs folder for the rows (default OUT/docs)")
     p.add_argument("--label", default="staged", help="prefix of the A/B row names")
+    p.add_argument("--archive", help="copy each finished stage here and restore stages from it (runs over days)")
     p.add_argument("--data-dir", default=os.path.join(REPO, "data", "shogi"), help="where the labels-*.txt.xz files are")
     p.add_argument("--shared-dir", default=os.path.join(REPO, "..", "shared", "data", "shogi"),
                    help="where gps_book_positions.txt.xz and gps_selfplay_train.txt.xz are")
@@ -286,6 +347,9 @@ def main() -> None:
         raise SystemExit(f"staged: the data changed since {data_path} was written; use a new --out "
                          "(or delete it to start again on the new data)")
     write_json(data_path, data)
+    if a.archive:
+        a.archive = os.path.abspath(a.archive)
+        restore_stages(a, data)
 
     results = read_json(os.path.join(a.out, "summary.json")) or {}
     prev_weights, prev_name = None, "handset"
@@ -321,11 +385,14 @@ def main() -> None:
         r["agreement"] = step_agreement(a, data, s, w, d)
         r["sizes"] = step_sizes(w, d)
         summarize(a, results)
+        archive_stage(a, s, d)  # the learned weights are safe before the matches start
         base = prev_weights or os.path.join(learn_dir, "initial.kwt")
         r["elo_vs_previous"] = step_elo(a, s, w, base, prev_name)
         summarize(a, results)
+        archive_stage(a, s, d)
         r["elo_vs_gpsusi"] = step_byoyomi(a, w)
         summarize(a, results)
+        archive_stage(a, s, d)
         prev_weights, prev_name = w, f"e{s}"
     log(f"done: {os.path.join(a.out, 'summary.md')}")
 

@@ -1,8 +1,9 @@
 """scripts/staged_schedule.py end to end on tiny data: two stages (e_A, e_AB) learned, measured
 (agreement of the shipped weights, non-zero weights, sizes, a 2-game A/B at few nodes, one game
 against gpsusi at byoyomi 0.1 s) and
-summarised; a second start skips every finished step; a changed data set and bad arguments are
-refused with a clear message.
+summarised; a second start skips every finished step; a new run folder seeded from the
+--archive of the first restores both stages and learns nothing; a changed data set and bad
+arguments are refused with a clear message.
 
 Run: python3 -m pytest tests/clients/test_staged_schedule.py -q
 """
@@ -52,8 +53,8 @@ def tiny(tmp_path_factory):
     return root
 
 
-def schedule(root, *extra, ok=True):
-    args = [sys.executable, SCRIPT, "--out", str(root / "out"), "--data-dir", str(root / "data"),
+def schedule(root, *extra, ok=True, out="out"):
+    args = [sys.executable, SCRIPT, "--out", str(root / out), "--archive", str(root / "archive"), "--data-dir", str(root / "data"),
             "--shared-dir", str(root / "shared"), "--stages", "A,AB", "--iterations", "1", "--threads", "1",
             "--elo-games", "2", "--nodes", "300", "--byoyomi-games", "1", "--byoyomi", "0.1",
             "--max-memory", "1G"] + list(extra)
@@ -94,6 +95,22 @@ def test_two_stages_learned_measured_and_summarised(tiny):
     again = schedule(tiny)
     assert "$ " not in again.stdout, again.stdout
     assert json.loads((tiny / "out" / "summary.json").read_text()) == summary
+
+    # The archive holds each stage's weights, metrics and measurements; a fresh run folder with
+    # the same rows (--docs) is seeded from it: nothing learned, measured or played again.
+    for stage in ("A", "AB"):
+        arch = tiny / "archive" / f"e{stage}"
+        assert (arch / "weights.kwt.xz").stat().st_size > 0
+        assert (arch / "metrics.jsonl").read_text().strip()
+        assert (arch / "initial.kwt").exists() == (stage == "A")
+    fresh = schedule(tiny, "--docs", str(tiny / "out" / "docs"), out="out2")
+    assert "e_A restored" in fresh.stdout and "e_AB restored" in fresh.stdout, fresh.stdout
+    assert " learn mmto" not in fresh.stdout and "ladder.py" not in fresh.stdout, fresh.stdout
+    restored = json.loads((tiny / "out2" / "summary.json").read_text())
+    assert restored == summary
+    for stage in ("A", "AB"):
+        a = (tiny / "out" / f"e{stage}" / f"staged-e{stage}.kwt").read_bytes()
+        assert (tiny / "out2" / f"e{stage}" / f"staged-e{stage}.kwt").read_bytes() == a
 
 
 @needs_gpsusi

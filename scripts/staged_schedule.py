@@ -22,7 +22,9 @@ exact), a match that was cut off is played again from its first game. With `--ar
 every finished stage is also copied there (its weights xz-compressed, metrics, agreement, sizes,
 the summary and the data list): a run that goes on over days on machines that keep only the
 repository commits that folder (with `--docs docs`, so the match rows land in the repository
-too), and a new run folder is seeded from it, the finished stages restored instead of learned. The data files are found
+too), and a new run folder is seeded from it, the finished stages restored instead of learned.
+`--save-progress` copies the learner state of the stage under way there as well (run it beside
+the schedule before the machine goes away); the next start resumes that stage exactly. The data files are found
 when the schedule starts (data/shogi/labels-*-NNN.txt.xz for training, labels-*-test.txt.xz for
 testing) and written to OUT/data.json; a restart refuses to go on with another set. The summary
 (OUT/summary.json and OUT/summary.md) is rewritten after every step.
@@ -169,6 +171,7 @@ def archive_stage(a, stage: str, d: str) -> None:
         return
     dst = os.path.join(a.archive, f"e{stage}")
     os.makedirs(dst, exist_ok=True)
+    shutil.rmtree(os.path.join(dst, "progress"), ignore_errors=True)  # the stage is learned
     for name in ARCHIVED:
         p = os.path.join(d, "learn" if name in IN_LEARN else "", name)
         if name == "initial.kwt" and stage != STAGES[0]:
@@ -181,6 +184,47 @@ def archive_stage(a, stage: str, d: str) -> None:
         if os.path.exists(p):
             shutil.copyfile(p, os.path.join(a.archive, name + ".tmp"))
             os.replace(os.path.join(a.archive, name + ".tmp"), os.path.join(a.archive, name))
+
+
+def save_progress(a) -> None:
+    """Copy the learner state of every unfinished stage (checkpoint xz-compressed, metrics, and
+    for the first stage the start it is measured against) into --archive/eX/progress: the
+    checkpoint holds all a resume needs (`learn --resume` is exact), and it is small (the
+    parameters as runs of non-zeros). Safe while the learner runs: the checkpoint is replaced
+    atomically, and a resume cuts the metrics back to what the checkpoint covers."""
+    for s in STAGES:
+        learn = os.path.join(a.out, f"e{s}", "learn")
+        ckpt = os.path.join(learn, "checkpoint.bin")
+        if not os.path.exists(ckpt) or os.path.exists(os.path.join(learn, "done")):
+            continue
+        dst = os.path.join(a.archive, f"e{s}", "progress")
+        os.makedirs(dst, exist_ok=True)
+        with open(os.path.join(dst, "checkpoint.bin.xz.tmp"), "wb") as f:
+            run(["xz", "-6", "-T1", "-c", ckpt], stdout=f)
+        os.replace(os.path.join(dst, "checkpoint.bin.xz.tmp"), os.path.join(dst, "checkpoint.bin.xz"))
+        for name in IN_LEARN:
+            p = os.path.join(learn, name)
+            if os.path.exists(p) and (name != "initial.kwt" or s == STAGES[0]):
+                shutil.copyfile(p, os.path.join(dst, name + ".tmp"))
+                os.replace(os.path.join(dst, name + ".tmp"), os.path.join(dst, name))
+        log(f"e_{s}: learner state saved in {dst}")
+
+
+def restore_progress(a, s: str) -> None:
+    """Put an archived learner state of stage s into a run folder that has none (see save_progress)."""
+    src = os.path.join(a.archive, f"e{s}", "progress")
+    learn = os.path.join(a.out, f"e{s}", "learn")
+    if not os.path.exists(os.path.join(src, "checkpoint.bin.xz")) or os.path.exists(os.path.join(learn, "checkpoint.bin")) \
+            or os.path.exists(os.path.join(learn, "done")):
+        return
+    os.makedirs(learn, exist_ok=True)
+    for name in IN_LEARN:
+        if os.path.exists(os.path.join(src, name)):
+            shutil.copyfile(os.path.join(src, name), os.path.join(learn, name))
+    with open(os.path.join(learn, "checkpoint.bin.tmp"), "wb") as f:
+        run(["xz", "-d", "-c", os.path.join(src, "checkpoint.bin.xz")], stdout=f)
+    os.replace(os.path.join(learn, "checkpoint.bin.tmp"), os.path.join(learn, "checkpoint.bin"))
+    log(f"e_{s}: learner state restored from {src}")
 
 
 def restore_stages(a, data: dict) -> None:
@@ -196,7 +240,10 @@ def restore_stages(a, data: dict) -> None:
         src = os.path.join(a.archive, f"e{s}")
         d = os.path.join(a.out, f"e{s}")
         w = os.path.join(d, f"{a.label}-e{s}.kwt")
-        if not os.path.exists(os.path.join(src, "weights.kwt.xz")) or os.path.exists(w):
+        if not os.path.exists(os.path.join(src, "weights.kwt.xz")):
+            restore_progress(a, s)
+            continue
+        if os.path.exists(w):
             continue
         learn = os.path.join(d, "learn")
         os.makedirs(learn, exist_ok=True)
@@ -326,6 +373,9 @@ def main() -> None:
     p.add_argument("--docs", help="ladder docs folder for the rows (default OUT/docs)")
     p.add_argument("--label", default="staged", help="prefix of the A/B row names")
     p.add_argument("--archive", help="copy each finished stage here and restore stages from it (runs over days)")
+    p.add_argument("--save-progress", action="store_true",
+                   help="only copy the learner state of unfinished stages into --archive (beside a running "
+                        "schedule, before the machine goes away), then exit")
     p.add_argument("--data-dir", default=os.path.join(REPO, "data", "shogi"), help="where the labels-*.txt.xz files are")
     p.add_argument("--shared-dir", default=os.path.join(REPO, "..", "shared", "data", "shogi"),
                    help="where gps_book_positions.txt.xz and gps_selfplay_train.txt.xz are")
@@ -337,6 +387,12 @@ def main() -> None:
     if not os.access(a.kishi, os.X_OK):
         raise SystemExit(f"staged: {a.kishi} is not an executable (cargo build --release)")
     a.out = os.path.abspath(a.out)
+    if a.save_progress:
+        if not a.archive:
+            raise SystemExit("staged: --save-progress needs --archive")
+        a.archive = os.path.abspath(a.archive)
+        save_progress(a)
+        return
     a.docs = os.path.abspath(a.docs or os.path.join(a.out, "docs"))
     os.makedirs(a.out, exist_ok=True)
 

@@ -113,6 +113,40 @@ def test_two_stages_learned_measured_and_summarised(tiny):
         assert (tiny / "out2" / f"e{stage}" / f"staged-e{stage}.kwt").read_bytes() == a
 
 
+def test_saved_progress_resumes_the_stage_under_way(tiny):
+    """A stage cut off after one of its iterations: --save-progress archives the learner state, and
+    a fresh run folder (another machine) resumes from it and learns only the missing iteration."""
+    import shutil
+    quick = ["--stages", "A", "--elo-games", "0", "--byoyomi-games", "0"]
+
+    def run(out, *extra):
+        args = [sys.executable, SCRIPT, "--out", str(tiny / out), "--data-dir", str(tiny / "data"),
+                "--shared-dir", str(tiny / "shared"), "--threads", "1", "--max-memory", "1G",
+                "--archive", str(tiny / "arch-p")] + quick + list(extra)
+        r = subprocess.run(args, capture_output=True, text=True, timeout=900)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        return r
+
+    run("p1", "--iterations", "1")
+    first = (tiny / "p1" / "eA" / "learn" / "metrics.jsonl").read_text().splitlines()
+    assert len(first) == 1
+    # As if the run had been cut off after iteration 1 of 2: no finished stage in the archive.
+    shutil.rmtree(tiny / "arch-p")
+    (tiny / "p1" / "eA" / "learn" / "done").unlink()
+    saved = run("p1", "--save-progress")
+    assert "learner state saved" in saved.stdout and " learn mmto" not in saved.stdout
+    prog = tiny / "arch-p" / "eA" / "progress"
+    assert (prog / "checkpoint.bin.xz").exists() and (prog / "initial.kwt").exists()
+
+    resumed = run("p2", "--iterations", "2")
+    assert "learner state restored" in resumed.stdout, resumed.stdout
+    assert "--resume" in resumed.stdout
+    lines = (tiny / "p2" / "eA" / "learn" / "metrics.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and lines[0] == first[0]
+    # The finished stage replaces the saved state in the archive.
+    assert not prog.exists() and (tiny / "arch-p" / "eA" / "weights.kwt.xz").exists()
+
+
 @needs_gpsusi
 def test_changed_data_is_refused(tiny):
     if not (tiny / "out" / "data.json").exists():

@@ -120,7 +120,8 @@ def step_learn(a, data: dict, stage: str, init: Optional[str], d: str) -> None:
     out = os.path.join(d, "learn")
     if os.path.exists(os.path.join(out, "done")):
         return
-    cmd = [a.kishi, "learn"] + learn_args(data, stage, init, a.iterations[stage], a) + ["--quiet", "--out", out]
+    # Not --quiet: the learner logs step 1 at every tenth (its bar draws nothing in a log).
+    cmd = [a.kishi, "learn"] + learn_args(data, stage, init, a.iterations[stage], a) + ["--out", out]
     if os.path.exists(os.path.join(out, "checkpoint.bin")):
         cmd.append("--resume")
     run(cmd)

@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod mmto;
 pub mod model;
 pub mod objective;
+pub mod progress;
 pub mod run;
 pub mod step1;
 pub mod texel;

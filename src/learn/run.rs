@@ -18,6 +18,7 @@ use super::metrics::{metrics_line, provenance};
 use super::objective::setup::{self as pobj, Parameterised};
 use super::objective::weighted::{objective_store_weighted, CategoryAgreement, Terms};
 use super::objective::{l1_term, objective_store};
+use super::progress::StepProgress;
 use super::step1::Step1Stats;
 use super::step1::{build_eval, step1_store_with, StoreExtras};
 use super::LearnArgs;
@@ -25,7 +26,6 @@ use crate::eval::format::write_atomic;
 use crate::eval::weights::Weights;
 use crate::eval::FeatureSet;
 use crate::game::records::GameRecords;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -323,7 +323,7 @@ impl Driver<'_> {
             let eval = build_eval::<G, F>(&params, &prov)?;
 
             // Step 1 on the training set (leaves kept) and on the test set (agreement only).
-            let bar = progress_bar(
+            let bar = StepProgress::new(
                 data.train.len() + data.test.len(),
                 self.args.quiet,
                 iter + 1,
@@ -366,7 +366,7 @@ impl Driver<'_> {
             )?;
             // Step 1 over both sets: positions per second counts both.
             let step1_secs = s1.elapsed().as_secs_f64();
-            bar.finish_and_clear();
+            bar.finish();
             // Step 1 measured the weights as they are before this iteration's update: the best of
             // them on the test set is kept, since MMTO's agreement can peak and then drift. Ties
             // count as misses here: excluding them would rank material-only weights, which tie on
@@ -609,20 +609,6 @@ impl Driver<'_> {
             show_bytes(file)
         );
     }
-}
-
-fn progress_bar(len: usize, quiet: bool, iter: usize, total: usize) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len as u64);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{prefix} step 1 [{bar:30}] {pos}/{len} positions {per_sec} eta {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_prefix(format!("iteration {iter}/{total}"));
-    bar
 }
 
 fn count_lines(path: &Path) -> u64 {

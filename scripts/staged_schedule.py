@@ -41,6 +41,8 @@ import subprocess
 import sys
 from typing import Dict, List, Optional
 
+from ladder import fmt_elo
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAGES = ["A", "AB", "ABC", "ABCD"]
 TABLES = {"A": "A", "AB": "A,B", "ABC": "A,B,C", "ABCD": "A,B,C,D"}
@@ -311,12 +313,9 @@ def summarize(a, results: Dict[str, dict]) -> None:
     pct = lambda x: "—" if x is None else f"{100 * x:.2f}%"  # noqa: E731
 
     def elo(r):
-        if not r:
-            return "—"
-        lo, hi = r.get("elo_low"), r.get("elo_high")
-        band = f" [{lo:+.0f}, {hi:+.0f}]" if lo is not None and hi is not None else ""
-        e = r.get("elo")
-        return f"{r['wins']}/{r['draws']}/{r['losses']}, " + ("?" if e is None else f"{e:+.0f}") + band
+        # The ladder's own format, which also covers a 0% or 100% score (an infinite point
+        # estimate with the Wilson bound).
+        return "—" if not r else f"{r['wins']}/{r['draws']}/{r['losses']}, {fmt_elo(r)}"
 
     lines = ["| stage | iterations | test agreement (misses / halves) | non-zero KP / KKP / KPP | raw / xz bytes "
              f"| Elo against the previous stage ({a.nodes:,} nodes) | against gpsusi, byoyomi {a.byoyomi:g} s |", "|---|---|---|---|---|---|---|"]

@@ -67,6 +67,11 @@ def write_json(path: str, value) -> None:
     os.replace(tmp, path)
 
 
+def copy_atomic(src: str, dst: str) -> None:
+    shutil.copyfile(src, dst + ".tmp")
+    os.replace(dst + ".tmp", dst)
+
+
 def read_json(path: str):
     try:
         with open(path, encoding="utf-8") as f:
@@ -180,13 +185,11 @@ def archive_stage(a, stage: str, d: str) -> None:
         if name == "initial.kwt" and stage != STAGES[0]:
             continue
         if os.path.exists(p):
-            shutil.copyfile(p, os.path.join(dst, name + ".tmp"))
-            os.replace(os.path.join(dst, name + ".tmp"), os.path.join(dst, name))
+            copy_atomic(p, os.path.join(dst, name))
     for name in ("summary.json", "summary.md", "data.json"):
         p = os.path.join(a.out, name)
         if os.path.exists(p):
-            shutil.copyfile(p, os.path.join(a.archive, name + ".tmp"))
-            os.replace(os.path.join(a.archive, name + ".tmp"), os.path.join(a.archive, name))
+            copy_atomic(p, os.path.join(a.archive, name))
 
 
 def save_progress(a) -> None:
@@ -208,8 +211,7 @@ def save_progress(a) -> None:
         for name in IN_LEARN:
             p = os.path.join(learn, name)
             if os.path.exists(p) and (name != "initial.kwt" or s == STAGES[0]):
-                shutil.copyfile(p, os.path.join(dst, name + ".tmp"))
-                os.replace(os.path.join(dst, name + ".tmp"), os.path.join(dst, name))
+                copy_atomic(p, os.path.join(dst, name))
         log(f"e_{s}: learner state saved in {dst}")
 
 
@@ -255,9 +257,8 @@ def restore_stages(a, data: dict) -> None:
         os.replace(w + ".tmp", w)
         for name in ARCHIVED:
             p = os.path.join(src, name)
-            if os.path.exists(p) and name != "weights.kwt.xz":
+            if os.path.exists(p):
                 shutil.copyfile(p, os.path.join(learn if name in IN_LEARN else d, name))
-        shutil.copyfile(os.path.join(src, "weights.kwt.xz"), os.path.join(d, "weights.kwt.xz"))
         open(os.path.join(learn, "done"), "w").close()
         log(f"e_{s} restored from {src}")
     summary = os.path.join(a.archive, "summary.json")

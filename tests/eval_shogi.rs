@@ -235,6 +235,32 @@ fn features_of_some_tables_are_the_full_features_restricted() {
 }
 
 #[test]
+fn unmerged_features_merge_into_the_features() {
+    // MMTO's step 1 reads a leaf's features unmerged (kishi::learn::step1::leaf_of): merged, they
+    // must be exactly `features`, and every weighted sum over them the same.
+    let (mut full, mut raw) = (Vec::new(), Vec::new());
+    let params = random_params(9, 1000);
+    let mut unsorted = 0;
+    for pos in sample_positions(100, 15) {
+        Bonanza::features(&pos, &mut full);
+        Bonanza::features_unmerged(&pos, &mut raw);
+        if raw.windows(2).any(|w| w[0].0 >= w[1].0) {
+            unsorted += 1;
+        }
+        let sum = |v: &[(u32, i32)]| -> i64 {
+            v.iter()
+                .map(|&(i, c)| params[i as usize] as i64 * c as i64)
+                .sum()
+        };
+        assert_eq!(sum(&raw), sum(&full), "{}", pos.to_text());
+        kishi::eval::merge_features(&mut raw);
+        assert_eq!(raw, full, "{}", pos.to_text());
+    }
+    // Otherwise the test would not tell the two lists apart.
+    assert!(unsorted > 50, "{unsorted}");
+}
+
+#[test]
 fn weights_from_known_zero_tables_equal_the_full_build() {
     // Material + KP random, KKP and KPP zero (the self-play learner's tables): the fast build that
     // is told KKP/KPP are zero gives the same image as the full one, and both leave them out.

@@ -237,3 +237,82 @@ fn a_node_limit_stops_at_the_limit() {
         depth1.nodes
     );
 }
+
+/// Positions of seeded random playouts of `plies` moves (fewer when a game ends first).
+fn playout_positions<G: Game>(start: &G, n: usize, plies: usize, seed: u64) -> Vec<G> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for _ in 0..n {
+        let mut pos = start.clone();
+        for _ in 0..next() % plies + 1 {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[next() % moves.len()]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+#[test]
+fn a_reused_leaf_searcher_searches_as_a_fresh_one() {
+    // The learners' searcher keeps its buffers from one search to the next (search::learner):
+    // every search must still be the one a new searcher makes, whatever came before it, here
+    // shogi and chess searches of several depths and windows interleaved on one searcher.
+    use kishi::eval::GameEval;
+    use kishi::search::learner::{LeafSearcher, SearchParams};
+    let shogi_eval = <ShogiPos as GameEval>::default_eval();
+    let chess_eval = <ChessPos as GameEval>::default_eval();
+    let shogi = playout_positions(&ShogiPos::startpos(), 40, 60, 3);
+    let chess = playout_positions(&ChessPos::startpos(), 40, 40, 4);
+    let mut reused = LeafSearcher::new(SearchParams::learner(), 1);
+    let mut compared = 0;
+    for k in 0..shogi.len() {
+        // Narrow windows too: a fail-soft bound depends on the move order, which history sets.
+        let depth = (k % 4) as i32;
+        let (alpha, beta) = [(-30_000, 30_000), (-50, 50), (0, 1)][k % 3];
+        let fresh = LeafSearcher::new(SearchParams::learner(), 1).search(
+            &shogi_eval,
+            &shogi[k],
+            depth,
+            alpha,
+            beta,
+        );
+        let again = reused.search(&shogi_eval, &shogi[k], depth, alpha, beta);
+        match (fresh, again) {
+            (Some(a), Some(b)) => {
+                assert_eq!((a.score, &a.pv), (b.score, &b.pv), "{}", shogi[k].to_text());
+                assert_eq!(a.leaf.key(), b.leaf.key());
+                compared += 1;
+            }
+            (a, b) => assert_eq!(a.is_none(), b.is_none()),
+        }
+        let fresh = LeafSearcher::new(SearchParams::learner(), 1).search(
+            &chess_eval,
+            &chess[k],
+            depth,
+            alpha,
+            beta,
+        );
+        let again = reused.search(&chess_eval, &chess[k], depth, alpha, beta);
+        match (fresh, again) {
+            (Some(a), Some(b)) => {
+                assert_eq!((a.score, &a.pv), (b.score, &b.pv), "{}", chess[k].to_text());
+                assert_eq!(a.leaf.key(), b.leaf.key());
+                compared += 1;
+            }
+            (a, b) => assert_eq!(a.is_none(), b.is_none()),
+        }
+    }
+    assert!(compared > 60, "{compared}");
+}

@@ -97,6 +97,13 @@ pub trait FeatureSet<G: Game>: Send + Sync + Sized + 'static {
     fn features_some(pos: &G, _want: &[bool], out: &mut Vec<(u32, i32)>) {
         Self::features(pos, out)
     }
+    /// Every feature of `pos` as `features` gives them but not merged: indices may repeat and
+    /// appear in any order. Any sum of count × weight over it equals the sum over `features`.
+    /// MMTO's step 1 needs a leaf's unlearned tables only as such a sum, and sorting shogi's
+    /// ~1,500 KPP pairs per leaf was over a third of its time. The default is `features`.
+    fn features_unmerged(pos: &G, out: &mut Vec<(u32, i32)>) {
+        Self::features(pos, out)
+    }
     /// Expands independent parameters into the tables of `tables()` (same order). Values outside
     /// a table's element range saturate.
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String>;

@@ -89,6 +89,10 @@ impl Learned {
 
     #[inline]
     pub fn local(&self, global: usize) -> Option<usize> {
+        // One compare for most of a shogi leaf's features before e_ABCD: KPP is the last table.
+        if self.tables.last().is_none_or(|t| global >= t.2) {
+            return None;
+        }
         self.tables
             .iter()
             .find(|t| global >= t.1 && global < t.2)

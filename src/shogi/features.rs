@@ -107,6 +107,67 @@ pub const MATERIAL_NAMES: [&str; 13] = [
     "dragon",
 ];
 
+/// The features of the tables with `want[t]` (all when `want` is short), pushed in extraction
+/// order: not sorted, indices may repeat (`features_some` merges them).
+fn push_features(pos: &ShogiPos, want: &[bool], out: &mut Vec<(u32, i32)>) {
+    let wanted = |t: usize| want.get(t).copied().unwrap_or(true);
+    let (kp_on, kkp_on, kpp_on) = (wanted(T_KP), wanted(T_KKP), wanted(T_KPP));
+    out.clear();
+    let b = pos.board();
+    let stm = if pos.side_to_move() == crate::game::Side::First {
+        1
+    } else {
+        -1
+    };
+    let mut conds = Vec::with_capacity(MAX_LIST);
+    let kings = conditions(b, &mut conds);
+    for color in [Color::Black, Color::White] {
+        let sign = stm * if is_black(color) { 1 } else { -1 };
+        for piece in Piece::ALL {
+            if piece == Piece::King {
+                continue;
+            }
+            let n = b.colored_pieces(color, piece).len() as i32;
+            if n > 0 {
+                out.push((material_index(piece) as u32, sign * n * FV_SCALE));
+            }
+        }
+        for hp in 0..7 {
+            let n = b.hand(color)[hp] as i32;
+            if n > 0 {
+                out.push((hp as u32, sign * n * FV_SCALE));
+            }
+        }
+    }
+    for v in 0..2 {
+        let sign = stm * if v == 0 { 1 } else { -1 };
+        let k = view_king(kings, v);
+        let mut buf = [0usize; MAX_LIST];
+        for (slot, c) in buf.iter_mut().zip(&conds) {
+            *slot = c.bp(v == 0) as usize;
+        }
+        let list = &buf[..conds.len().min(MAX_LIST)];
+        for (i, &a) in list.iter().enumerate() {
+            if kp_on {
+                out.push(((OFF_KP + kp_param(k, a)) as u32, sign));
+            }
+            for &bb in list[..i].iter().filter(|_| kpp_on) {
+                out.push(((OFF_KPP + kpp_param(k, a, bb)) as u32, sign));
+            }
+        }
+    }
+    for &cd in conds.iter().filter(|_| kkp_on) {
+        let (l, black) = cd.kkp();
+        let (k, k2, sign) = if black {
+            (kings[0], kings[1], stm)
+        } else {
+            (flip_sq(kings[1]), flip_sq(kings[0]), -stm)
+        };
+        let idx = OFF_KKP + kkp_param(k as usize, k2 as usize, l as usize);
+        out.push((idx as u32, sign));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Independent parameters and the mirror tie.
 // Canonical king squares are those left of the centre file (column < 4 in Bonanza squares, 36
@@ -182,59 +243,12 @@ impl FeatureSet<ShogiPos> for Bonanza {
     }
 
     fn features_some(pos: &ShogiPos, want: &[bool], out: &mut Vec<(u32, i32)>) {
-        let wanted = |t: usize| want.get(t).copied().unwrap_or(true);
-        let (kp_on, kkp_on, kpp_on) = (wanted(T_KP), wanted(T_KKP), wanted(T_KPP));
-        out.clear();
-        let b = pos.board();
-        let stm = if pos.side_to_move() == crate::game::Side::First {
-            1
-        } else {
-            -1
-        };
-        let mut conds = Vec::with_capacity(MAX_LIST);
-        let kings = conditions(b, &mut conds);
-        for color in [Color::Black, Color::White] {
-            let sign = stm * if is_black(color) { 1 } else { -1 };
-            for piece in Piece::ALL {
-                if piece == Piece::King {
-                    continue;
-                }
-                let n = b.colored_pieces(color, piece).len() as i32;
-                if n > 0 {
-                    out.push((material_index(piece) as u32, sign * n * FV_SCALE));
-                }
-            }
-            for hp in 0..7 {
-                let n = b.hand(color)[hp] as i32;
-                if n > 0 {
-                    out.push((hp as u32, sign * n * FV_SCALE));
-                }
-            }
-        }
-        for v in 0..2 {
-            let sign = stm * if v == 0 { 1 } else { -1 };
-            let k = view_king(kings, v);
-            let list: Vec<usize> = conds.iter().map(|c| c.bp(v == 0) as usize).collect();
-            for (i, &a) in list.iter().enumerate() {
-                if kp_on {
-                    out.push(((OFF_KP + kp_param(k, a)) as u32, sign));
-                }
-                for &bb in list[..i].iter().filter(|_| kpp_on) {
-                    out.push(((OFF_KPP + kpp_param(k, a, bb)) as u32, sign));
-                }
-            }
-        }
-        for &cd in conds.iter().filter(|_| kkp_on) {
-            let (l, black) = cd.kkp();
-            let (k, k2, sign) = if black {
-                (kings[0], kings[1], stm)
-            } else {
-                (flip_sq(kings[1]), flip_sq(kings[0]), -stm)
-            };
-            let idx = OFF_KKP + kkp_param(k as usize, k2 as usize, l as usize);
-            out.push((idx as u32, sign));
-        }
+        push_features(pos, want, out);
         crate::eval::merge_features(out);
+    }
+
+    fn features_unmerged(pos: &ShogiPos, out: &mut Vec<(u32, i32)>) {
+        push_features(pos, &[true; 4], out);
     }
 
     fn expand(params: &[i32]) -> Result<Vec<OwnedTable>, String> {

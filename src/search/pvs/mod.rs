@@ -10,6 +10,9 @@
 mod node;
 mod pruning;
 mod qsearch;
+mod scratch;
+
+pub use scratch::Scratch;
 
 use super::ordering::{self, OrderingTables};
 use super::tt::{Bound, TranspositionTable, TtEntry};
@@ -137,42 +140,9 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
 
 impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn new(shared: &'a Shared, eval: &'a E, params: SearchParams, id: usize) -> Self {
-        // Construction is cheap (the learner builds one per child position): buffers grow on use.
-        Searcher {
-            shared,
-            eval,
-            params,
-            id,
-            tables: OrderingTables::new(G::HISTORY_SIZE),
-            positions: Vec::with_capacity(16),
-            accs: (0..STACK).map(|_| E::Acc::default()).collect(),
-            static_eval: vec![0; STACK],
-            killers: vec![[0; 2]; STACK],
-            excluded: vec![0; STACK],
-            prev_hist: vec![NO_PREV; STACK],
-            move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
-            score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
-            sort_scratch: ordering::SortScratch::new(),
-            qs_to: vec![0; STACK],
-            pv: (0..STACK).map(|_| Vec::new()).collect(),
-            path_keys: Vec::new(),
-            path_checks: Vec::new(),
-            base: 0,
-            reversible_before_root: 0,
-            local_nodes: 0,
-            published: 0,
-            publish_at: PUBLISH_BATCH,
-            iteration_done: false,
-            seldepth: 0,
-            root_depth: 0,
-            draw_value: 0,
-            rules: RuleOptions::default(),
-            root_moves: Vec::new(),
-            lmr: pruning::lmr_table(
-                pruning::param::<G>(&params, LMR_BASE),
-                pruning::param::<G>(&params, LMR_DIV),
-            ),
-        }
+        // Construction is cheap enough for a searcher per search; the learners, which build one
+        // per leaf, reuse the buffers through `with_scratch` (scratch.rs).
+        Self::with_scratch(shared, eval, params, id, Scratch::new())
     }
 
     /// Sets the root from a game history (its earlier positions feed repetition detection) and the

@@ -264,6 +264,30 @@ fn playout_positions<G: Game>(start: &G, n: usize, plies: usize, seed: u64) -> V
     out
 }
 
+/// Searches `pos` with a new leaf searcher and with `reused`; both must give the same result.
+/// Returns whether there was one to compare (a position with no legal move has none).
+fn same_as_fresh<G: Game, E: kishi::eval::Evaluator<G>>(
+    reused: &mut kishi::search::learner::LeafSearcher,
+    eval: &E,
+    pos: &G,
+    (depth, alpha, beta): (i32, i32, i32),
+) -> bool {
+    use kishi::search::learner::{LeafSearcher, SearchParams};
+    let fresh = LeafSearcher::new(SearchParams::learner(), 1).search(eval, pos, depth, alpha, beta);
+    let again = reused.search(eval, pos, depth, alpha, beta);
+    match (fresh, again) {
+        (Some(a), Some(b)) => {
+            assert_eq!((a.score, &a.pv), (b.score, &b.pv), "{}", pos.to_text());
+            assert_eq!(a.leaf.key(), b.leaf.key(), "{}", pos.to_text());
+            true
+        }
+        (a, b) => {
+            assert_eq!(a.is_none(), b.is_none(), "{}", pos.to_text());
+            false
+        }
+    }
+}
+
 #[test]
 fn a_reused_leaf_searcher_searches_as_a_fresh_one() {
     // The learners' searcher keeps its buffers from one search to the next (search::learner):
@@ -279,40 +303,10 @@ fn a_reused_leaf_searcher_searches_as_a_fresh_one() {
     let mut compared = 0;
     for k in 0..shogi.len() {
         // Narrow windows too: a fail-soft bound depends on the move order, which history sets.
-        let depth = (k % 4) as i32;
         let (alpha, beta) = [(-30_000, 30_000), (-50, 50), (0, 1)][k % 3];
-        let fresh = LeafSearcher::new(SearchParams::learner(), 1).search(
-            &shogi_eval,
-            &shogi[k],
-            depth,
-            alpha,
-            beta,
-        );
-        let again = reused.search(&shogi_eval, &shogi[k], depth, alpha, beta);
-        match (fresh, again) {
-            (Some(a), Some(b)) => {
-                assert_eq!((a.score, &a.pv), (b.score, &b.pv), "{}", shogi[k].to_text());
-                assert_eq!(a.leaf.key(), b.leaf.key());
-                compared += 1;
-            }
-            (a, b) => assert_eq!(a.is_none(), b.is_none()),
-        }
-        let fresh = LeafSearcher::new(SearchParams::learner(), 1).search(
-            &chess_eval,
-            &chess[k],
-            depth,
-            alpha,
-            beta,
-        );
-        let again = reused.search(&chess_eval, &chess[k], depth, alpha, beta);
-        match (fresh, again) {
-            (Some(a), Some(b)) => {
-                assert_eq!((a.score, &a.pv), (b.score, &b.pv), "{}", chess[k].to_text());
-                assert_eq!(a.leaf.key(), b.leaf.key());
-                compared += 1;
-            }
-            (a, b) => assert_eq!(a.is_none(), b.is_none()),
-        }
+        let search = ((k % 4) as i32, alpha, beta);
+        compared += same_as_fresh(&mut reused, &shogi_eval, &shogi[k], search) as usize;
+        compared += same_as_fresh(&mut reused, &chess_eval, &chess[k], search) as usize;
     }
     assert!(compared > 60, "{compared}");
 }

@@ -70,7 +70,10 @@ impl LeafSearcher {
             Some((score, s.root_pv()))
         } else {
             let score = s.search_root(alpha, beta, depth, 0);
-            s.root_moves.first().map(|root| (score, root.pv.clone()))
+            s.buf
+                .root_moves
+                .first()
+                .map(|root| (score, root.pv.clone()))
         };
         let result = result.map(|(score, pv)| {
             let leaf = s.pv_leaf(&pv);
@@ -141,18 +144,18 @@ impl TrainingSearch {
             .store(false, std::sync::atomic::Ordering::Relaxed);
         let mut s: Searcher<G, E> = Searcher::new(&self.shared, eval, self.params, 0);
         s.set_root(history, &[]);
-        if s.root_moves.is_empty() {
+        if s.buf.root_moves.is_empty() {
             return None;
         }
         let mut score = 0;
         for d in 1..=depth {
             score = s.search_root(-INFINITE, INFINITE, d, 0);
         }
-        let pv = s.root_moves[0].pv.clone();
+        let pv = s.buf.root_moves[0].pv.clone();
         let leaf = s.pv_leaf(&pv);
         Some(TrainingResult {
             score,
-            best: s.root_moves[0].mv,
+            best: s.buf.root_moves[0].mv,
             pv,
             leaf,
             depth,

@@ -518,7 +518,7 @@ fn run_pool<G: Game, E: Evaluator<G>>(
             let h = scope.builder().stack_size(64 << 20).spawn(move |_| {
                 t.age();
                 let mut s = Searcher::new(shared, eval, config.params, id);
-                s.tables = t;
+                s.buf.tables = t;
                 s.draw_value = draw_value;
                 s.rules = config.rules;
                 s.set_root(history, &limits.searchmoves);
@@ -544,7 +544,7 @@ fn run_pool<G: Game, E: Evaluator<G>>(
                     shared.stop.store(true, Ordering::Relaxed);
                 }
                 s.flush_nodes();
-                s.tables
+                s.buf.tables
             });
             match h {
                 Ok(h) => handles.push(h),

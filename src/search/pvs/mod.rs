@@ -101,23 +101,9 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     eval: &'a E,
     pub params: SearchParams,
     pub id: usize,
-    pub tables: OrderingTables,
-    positions: Vec<G>,
-    accs: Vec<E::Acc>,
-    static_eval: Vec<i32>,
-    killers: Vec<[u16; 2]>,
-    /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out (0: none).
-    excluded: Vec<u16>,
-    prev_hist: Vec<usize>,
-    move_bufs: Vec<Vec<G::Move>>,
-    score_bufs: Vec<Vec<i32>>,
-    sort_scratch: ordering::SortScratch<G::Move>,
-    /// `qs_to[ply]`: the square the quiescence move into `ply` went to.
-    qs_to: Vec<u8>,
-    pv: Vec<Vec<G::Move>>,
-    /// Keys and in-check flags of the game before the root, then of the search path.
-    path_keys: Vec<u64>,
-    path_checks: Vec<bool>,
+    /// The per-ply buffers, history and root moves (scratch.rs): kept in one field so that the
+    /// learners can hand them from one search to the next.
+    pub(in crate::search) buf: Scratch<G, E::Acc>,
     base: usize,
     reversible_before_root: u32,
     local_nodes: u64,
@@ -134,7 +120,6 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Score of a draw for the root side (contempt); negated for the other side.
     pub draw_value: i32,
     pub rules: RuleOptions,
-    pub root_moves: Vec<RootMove<G::Move>>,
     lmr: &'static pruning::LmrTable,
 }
 
@@ -149,38 +134,38 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// root moves (all legal moves, or `only` when it names legal moves).
     pub fn set_root(&mut self, history: &GameHistory<G>, only: &[G::Move]) {
         let root = history.current().clone();
-        self.path_keys.clear();
-        self.path_checks.clear();
+        self.buf.path_keys.clear();
+        self.buf.path_checks.clear();
         let positions = history.positions();
         let window = (root.reversible_plies() as usize).min(positions.len() - 1);
         for p in &positions[positions.len() - 1 - window..positions.len() - 1] {
-            self.path_keys.push(p.key());
-            self.path_checks.push(p.in_check());
+            self.buf.path_keys.push(p.key());
+            self.buf.path_checks.push(p.in_check());
         }
-        self.base = self.path_keys.len();
+        self.base = self.buf.path_keys.len();
         self.reversible_before_root = window as u32;
-        self.positions.clear();
-        self.positions.push(root);
+        self.buf.positions.clear();
+        self.buf.positions.push(root);
         let mut moves = Vec::new();
-        self.positions[0].legal_moves(&mut moves);
+        self.buf.positions[0].legal_moves(&mut moves);
         if only.iter().any(|m| moves.contains(m)) {
             moves.retain(|m| only.contains(m));
         }
         // Initial order: the ordering heuristics' view (captures by SEE, then history).
         let mut scores = Vec::new();
         ordering::score_moves(
-            &self.positions[0],
+            &self.buf.positions[0],
             &moves,
             &mut scores,
             0,
             [0; 2],
             0,
-            &self.tables,
+            &self.buf.tables,
             [&[], &[]],
         );
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-        self.root_moves = idx
+        self.buf.root_moves = idx
             .into_iter()
             .map(|i| RootMove {
                 mv: moves[i],
@@ -191,7 +176,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             })
             .collect();
         let eval = self.eval;
-        eval.refresh(&self.positions[0], &mut self.accs[0]);
+        eval.refresh(&self.buf.positions[0], &mut self.buf.accs[0]);
         self.local_nodes = 0;
         self.published = 0;
         self.iteration_done = false;
@@ -199,7 +184,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     pub fn root(&self) -> &G {
-        &self.positions[0]
+        &self.buf.positions[0]
     }
 
     pub fn nodes(&self) -> u64 {
@@ -256,44 +241,46 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     fn push(&mut self, ply: usize, mv: G::Move) {
-        let child = self.positions[ply].play(mv);
+        let child = self.buf.positions[ply].play(mv);
         self.shared.tt.prefetch(child.key());
-        let (lo, hi) = self.accs.split_at_mut(ply + 1);
+        let (lo, hi) = self.buf.accs.split_at_mut(ply + 1);
         self.eval
-            .update(&self.positions[ply], mv, &child, &lo[ply], &mut hi[0]);
-        self.path_keys.truncate(self.base + ply);
-        self.path_keys.push(self.positions[ply].key());
-        self.path_checks.truncate(self.base + ply);
-        self.path_checks.push(self.positions[ply].in_check());
-        self.positions.push(child);
+            .update(&self.buf.positions[ply], mv, &child, &lo[ply], &mut hi[0]);
+        self.buf.path_keys.truncate(self.base + ply);
+        self.buf.path_keys.push(self.buf.positions[ply].key());
+        self.buf.path_checks.truncate(self.base + ply);
+        self.buf
+            .path_checks
+            .push(self.buf.positions[ply].in_check());
+        self.buf.positions.push(child);
     }
 
     fn push_null(&mut self, ply: usize, child: G) {
-        let (lo, hi) = self.accs.split_at_mut(ply + 1);
+        let (lo, hi) = self.buf.accs.split_at_mut(ply + 1);
         self.eval.update_null(&child, &lo[ply], &mut hi[0]);
-        self.path_keys.truncate(self.base + ply);
+        self.buf.path_keys.truncate(self.base + ply);
         // A null move breaks repetition chains: record an impossible key.
-        self.path_keys.push(0);
-        self.path_checks.truncate(self.base + ply);
-        self.path_checks.push(false);
-        self.positions.push(child);
+        self.buf.path_keys.push(0);
+        self.buf.path_checks.truncate(self.base + ply);
+        self.buf.path_checks.push(false);
+        self.buf.positions.push(child);
     }
 
     fn pop(&mut self) {
-        self.positions.pop();
+        self.buf.positions.pop();
     }
 
     /// Repetition verdict on the path for the node at `ply` (> 0): a draw, or a perpetual-check
     /// win or loss under shogi rules. One repetition is enough inside the search.
     fn repetition_score(&self, ply: usize) -> Option<i32> {
-        let pos = &self.positions[ply];
+        let pos = &self.buf.positions[ply];
         let key = pos.key();
         let i = self.base + ply; // index this position would have in path_keys
         let limit = (pos.reversible_plies() as usize).min(i);
         let mut back = 2;
         while back <= limit {
             let j = i - back;
-            if self.path_keys[j] == key {
+            if self.buf.path_keys[j] == key {
                 if !G::PERPETUAL_CHECK_LOSES {
                     return Some(self.draw_score(ply));
                 }
@@ -302,7 +289,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                     if idx == i {
                         pos.in_check()
                     } else {
-                        self.path_checks[idx]
+                        self.buf.path_checks[idx]
                     }
                 };
                 let opp_checked = (0..back).step_by(2).all(|d| check_at(i - d));
@@ -324,8 +311,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// allocating); every return of the node hands them back with `give_back_bufs`.
     #[inline]
     fn take_bufs(&mut self, ply: usize) -> (Vec<G::Move>, Vec<i32>) {
-        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
-        let mut scores = std::mem::take(&mut self.score_bufs[ply]);
+        let mut moves = std::mem::take(&mut self.buf.move_bufs[ply]);
+        let mut scores = std::mem::take(&mut self.buf.score_bufs[ply]);
         moves.clear();
         scores.clear();
         (moves, scores)
@@ -333,12 +320,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     #[inline]
     fn give_back_bufs(&mut self, ply: usize, moves: Vec<G::Move>, scores: Vec<i32>) {
-        self.move_bufs[ply] = moves;
-        self.score_bufs[ply] = scores;
+        self.buf.move_bufs[ply] = moves;
+        self.buf.score_bufs[ply] = scores;
     }
 
     fn update_pv(&mut self, ply: usize, mv: G::Move) {
-        let (lo, hi) = self.pv.split_at_mut(ply + 1);
+        let (lo, hi) = self.buf.pv.split_at_mut(ply + 1);
         let dst = &mut lo[ply];
         dst.clear();
         dst.push(mv);
@@ -349,16 +336,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// the best score. Root move scores and PVs are updated in place.
     pub fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
         self.root_depth = depth;
-        self.pv[0].clear();
+        self.buf.pv[0].clear();
         let mut best = -INFINITE;
         let mut best_idx = None;
-        let n = self.root_moves.len();
+        let n = self.buf.root_moves.len();
         for i in pv_idx..n {
-            let mv = self.root_moves[i].mv;
+            let mv = self.buf.root_moves[i].mv;
             self.seldepth = 0;
             self.push(0, mv);
-            self.prev_hist[0] = self.positions[0].history_index(mv);
-            let gives_check = self.positions[1].in_check();
+            self.buf.prev_hist[0] = self.buf.positions[0].history_index(mv);
+            let gives_check = self.buf.positions[1].in_check();
             let ext = (gives_check && self.params.check_extension) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -377,13 +364,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             let rm_seldepth = self.seldepth as u32;
             if i == pv_idx || score > alpha {
                 let mut pv = vec![mv];
-                pv.extend_from_slice(&self.pv[1]);
-                let rm = &mut self.root_moves[i];
+                pv.extend_from_slice(&self.buf.pv[1]);
+                let rm = &mut self.buf.root_moves[i];
                 rm.score = score;
                 rm.pv = pv;
                 rm.seldepth = rm_seldepth;
             } else {
-                self.root_moves[i].score = -INFINITE;
+                self.buf.root_moves[i].score = -INFINITE;
             }
             if score > best {
                 best = score;
@@ -398,14 +385,16 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         // Move the best to the front of the searched range, keeping the others in order.
         if let Some(b) = best_idx {
-            let rm = self.root_moves.remove(b);
-            self.root_moves.insert(pv_idx, rm);
+            let rm = self.buf.root_moves.remove(b);
+            self.buf.root_moves.insert(pv_idx, rm);
         }
         best
     }
 
     fn evaluate(&self, ply: usize) -> i32 {
-        let v = self.eval.evaluate(&self.positions[ply], &self.accs[ply]);
+        let v = self
+            .eval
+            .evaluate(&self.buf.positions[ply], &self.buf.accs[ply]);
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
@@ -430,19 +419,19 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         report: &mut dyn FnMut(&Info),
         on_iteration: &mut dyn FnMut(&IterationResult<G::Move>),
     ) {
-        if self.root_moves.is_empty() {
+        if self.buf.root_moves.is_empty() {
             return;
         }
-        let multipv = multipv.clamp(1, self.root_moves.len());
+        let multipv = multipv.clamp(1, self.buf.root_moves.len());
         let mut last_best = None;
         let mut stable = 0u32;
         let start_depth = 1 + (self.id % 2) as u32;
         for depth in start_depth..=max_depth.min(MAX_PLY as u32 - 8) {
-            for rm in &mut self.root_moves {
+            for rm in &mut self.buf.root_moves {
                 rm.prev_score = rm.score;
             }
             for pv_idx in 0..multipv {
-                let prev = self.root_moves[pv_idx].prev_score;
+                let prev = self.buf.root_moves[pv_idx].prev_score;
                 let mut delta = self.sp(ASPIRATION_DELTA);
                 let (mut alpha, mut beta) = if depth as i32 >= self.sp(ASPIRATION_DEPTH)
                     && self.params.aspiration
@@ -478,7 +467,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                     }
                 }
                 // Keep the lines found so far in order (the searched range may be reordered).
-                self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                self.buf.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.shared.stopped() {
                     break;
                 }
@@ -487,24 +476,24 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 // A partial iteration still found something when its first move was re-scored.
                 break;
             }
-            self.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            self.buf.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             self.iteration_done = true;
             on_iteration(&IterationResult {
                 depth,
-                root_moves: self.root_moves.clone(),
+                root_moves: self.buf.root_moves.clone(),
             });
             if self.id == 0 {
                 for pv_idx in 0..multipv {
                     report(&self.info(depth, pv_idx, Bound::Exact));
                 }
-                let best = self.root_moves[0].mv;
+                let best = self.buf.root_moves[0].mv;
                 if Some(best) == last_best {
                     stable += 1;
                 } else {
                     stable = 0;
                 }
                 last_best = Some(best);
-                let score = self.root_moves[0].score;
+                let score = self.buf.root_moves[0].score;
                 if let Some(m) = mate_limit {
                     if score >= MATE_BOUND && ((MATE - score) as u32) < 2 * m {
                         break;
@@ -525,7 +514,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         let elapsed = self.shared.elapsed_ms();
                         let hard = self.shared.hard_ms.load(Ordering::Relaxed);
                         // Don't start an iteration that cannot finish; one legal move needs no search.
-                        if elapsed >= limit || elapsed * 2 >= hard || self.root_moves.len() == 1 {
+                        if elapsed >= limit || elapsed * 2 >= hard || self.buf.root_moves.len() == 1
+                        {
                             break;
                         }
                     }
@@ -536,10 +526,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// The `info` of line `pv_idx` after an iteration at `depth`.
     pub fn info(&self, depth: u32, pv_idx: usize, bound: Bound) -> Info {
-        let rm = &self.root_moves[pv_idx];
+        let rm = &self.buf.root_moves[pv_idx];
         let elapsed = self.shared.elapsed_ms();
         let nodes = self.shared.nodes.load(Ordering::Relaxed) + (self.local_nodes - self.published);
-        let mut pos = self.positions[0].clone();
+        let mut pos = self.buf.positions[0].clone();
         let mut pv = Vec::with_capacity(rm.pv.len());
         for &mv in &rm.pv {
             if !pos.is_legal(mv) {
@@ -564,12 +554,12 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// The principal variation found at ply 0 by the last `search`/`qsearch` call from the root.
     pub fn root_pv(&self) -> Vec<G::Move> {
-        self.pv[0].clone()
+        self.buf.pv[0].clone()
     }
 
     /// The position at the end of a principal variation from the root (the learner's PV leaf).
     pub fn pv_leaf(&self, pv: &[G::Move]) -> G {
-        let mut pos = self.positions[0].clone();
+        let mut pos = self.buf.positions[0].clone();
         for &mv in pv {
             if !pos.is_legal(mv) {
                 break;

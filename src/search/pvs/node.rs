@@ -21,7 +21,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         ply: usize,
         allow_null: bool,
     ) -> i32 {
-        self.pv[ply].clear();
+        self.buf.pv[ply].clear();
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, 0);
         }
@@ -34,11 +34,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if let Some(s) = self.repetition_score(ply) {
             return s;
         }
-        if self.positions[ply].is_draw_by_rule() {
+        if self.buf.positions[ply].is_draw_by_rule() {
             return self.draw_score(ply);
         }
         if self.rules.max_moves_to_draw > 0
-            && self.positions[ply].ply() >= self.rules.max_moves_to_draw
+            && self.buf.positions[ply].ply() >= self.rules.max_moves_to_draw
         {
             return self.draw_score(ply);
         }
@@ -52,11 +52,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return self.evaluate(ply);
         }
 
-        let in_check = self.positions[ply].in_check();
-        let key = self.positions[ply].key();
+        let in_check = self.buf.positions[ply].in_check();
+        let key = self.buf.positions[ply].key();
         // A singular-extension search of this node (see the move loop) leaves one move out: its
         // result is not this node's value, so it neither takes a cut from the table nor stores.
-        let excluded = self.excluded[ply];
+        let excluded = self.buf.excluded[ply];
         let tte = if self.params.use_tt {
             self.shared.tt.probe(key)
         } else {
@@ -81,9 +81,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         // too (the child is in check, so its quiescence sees no evasion), but only after ordering
         // and searching moves before it. Stored as exact at this depth.
         if self.params.mate_in_one && !in_check && excluded == 0 {
-            if let Some(mv) = self.positions[ply].mate_in_one() {
+            if let Some(mv) = self.buf.positions[ply].mate_in_one() {
                 let s = mate_in(ply + 1);
-                self.pv[ply + 1].clear();
+                self.buf.pv[ply + 1].clear();
                 self.update_pv(ply, mv);
                 self.store_tt(key, s, INFINITE, G::encode_move(mv), s, depth, ply);
                 return s;
@@ -95,20 +95,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         } else {
             self.evaluate_or_tt(ply, tte)
         };
-        self.static_eval[ply] = eval;
-        let improving = !in_check && ply >= 2 && eval > self.static_eval[ply - 2];
+        self.buf.static_eval[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.buf.static_eval[ply - 2];
 
         if !pv_node && !in_check && excluded == 0 && eval.abs() < MATE_BOUND {
             if self.reverse_futility_cut(depth, eval, beta, improving) {
                 return eval;
             }
             if self.null_move_allowed(allow_null, depth, eval, beta)
-                && self.positions[ply].null_move_allowed()
+                && self.buf.positions[ply].null_move_allowed()
             {
-                if let Some(child) = self.positions[ply].play_null() {
+                if let Some(child) = self.buf.positions[ply].play_null() {
                     let r = self.null_move_reduction(depth, eval, beta);
                     self.push_null(ply, child);
-                    self.prev_hist[ply] = NO_PREV;
+                    self.buf.prev_hist[ply] = NO_PREV;
                     let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                     self.pop();
                     if self.shared.stopped() {
@@ -126,43 +126,45 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
 
         let (mut moves, mut scores) = self.take_bufs(ply);
-        self.positions[ply].legal_moves(&mut moves);
+        self.buf.positions[ply].legal_moves(&mut moves);
         if moves.is_empty() {
             self.give_back_bufs(ply, moves, scores);
-            return match self.positions[ply].position_outcome() {
+            return match self.buf.positions[ply].position_outcome() {
                 Some(Outcome::Draw(_)) => self.draw_score(ply),
                 _ => mated_in(ply),
             };
         }
         // The moves one and two plies back (NO_PREV after a null move or before the root).
         let prevs = [
-            self.prev_hist
+            self.buf
+                .prev_hist
                 .get(ply.wrapping_sub(1))
                 .copied()
                 .unwrap_or(NO_PREV),
-            self.prev_hist
+            self.buf
+                .prev_hist
                 .get(ply.wrapping_sub(2))
                 .copied()
                 .unwrap_or(NO_PREV),
         ];
         let counter = match prevs[0] {
             NO_PREV => 0,
-            h => self.tables.counter[h],
+            h => self.buf.tables.counter[h],
         };
         ordering::score_moves(
-            &self.positions[ply],
+            &self.buf.positions[ply],
             &moves,
             &mut scores,
             tt_move,
-            self.killers[ply],
+            self.buf.killers[ply],
             counter,
-            &self.tables,
+            &self.buf.tables,
             [
-                self.tables.cont_row(prevs[0]),
-                self.tables.cont_row(prevs[1]),
+                self.buf.tables.cont_row(prevs[0]),
+                self.buf.tables.cont_row(prevs[1]),
             ],
         );
-        self.killers[ply + 1] = [0; 2];
+        self.buf.killers[ply + 1] = [0; 2];
 
         let mut best = -INFINITE;
         let mut best_code = 0u16;
@@ -174,10 +176,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut n_quiets = 0;
         let mut i = 0;
         while let Some((mv, mscore)) =
-            ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
+            ordering::pick(&mut moves, &mut scores, i, &mut self.buf.sort_scratch)
         {
             i += 1;
-            let pos = &self.positions[ply];
+            let pos = &self.buf.positions[ply];
             let code = G::encode_move(mv);
             if code == excluded {
                 continue;
@@ -197,8 +199,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         continue;
                     }
                     let rows = [
-                        self.tables.cont_row(prevs[0]),
-                        self.tables.cont_row(prevs[1]),
+                        self.buf.tables.cont_row(prevs[0]),
+                        self.buf.tables.cont_row(prevs[1]),
                     ];
                     let cont = [
                         rows[0].get(hist_idx).map_or(0, |&v| v as i32),
@@ -222,9 +224,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 _ => None,
             };
             if let Some(s_beta) = s_beta {
-                self.excluded[ply] = code;
+                self.buf.excluded[ply] = code;
                 let s = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, false);
-                self.excluded[ply] = 0;
+                self.buf.excluded[ply] = 0;
                 if self.shared.stopped() {
                     self.give_back_bufs(ply, moves, scores);
                     return 0;
@@ -239,13 +241,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
 
             self.push(ply, mv);
-            self.prev_hist[ply] = hist_idx;
-            let gives_check = self.positions[ply + 1].in_check();
+            self.buf.prev_hist[ply] = hist_idx;
+            let gives_check = self.buf.positions[ply + 1].in_check();
             let ext = (singular
                 || (gives_check
                     && self.params.check_extension
                     && (ply as i32) < 2 * self.root_depth
-                    && self.positions[ply].see(mv) >= 0)) as i32;
+                    && self.buf.positions[ply].see(mv) >= 0)) as i32;
             let new_depth = depth - 1 + ext;
 
             let mut score;
@@ -281,30 +283,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                             * self.sp(HISTORY_BONUS_MUL);
                         // Any cut-off: the captures tried before it did not refute the move.
                         if tactical {
-                            let kind = self.positions[ply].captured_kind(mv);
-                            self.tables.update_capture(hist_idx, kind, bonus);
+                            let kind = self.buf.positions[ply].captured_kind(mv);
+                            self.buf.tables.update_capture(hist_idx, kind, bonus);
                         }
                         for &(c, kind) in &capt_tried[..n_capts] {
-                            self.tables.update_capture(c, kind, -bonus);
+                            self.buf.tables.update_capture(c, kind, -bonus);
                         }
                         if !tactical {
-                            let k = &mut self.killers[ply];
+                            let k = &mut self.buf.killers[ply];
                             if k[0] != code {
                                 k[1] = k[0];
                                 k[0] = code;
                             }
-                            self.tables.update_history(hist_idx, bonus);
+                            self.buf.tables.update_history(hist_idx, bonus);
                             for &q in &quiet_hist[..n_quiets] {
-                                self.tables.update_history(q, -bonus);
+                                self.buf.tables.update_history(q, -bonus);
                             }
                             for &p in &prevs {
-                                self.tables.update_cont(p, hist_idx, bonus);
+                                self.buf.tables.update_cont(p, hist_idx, bonus);
                                 for &q in &quiet_hist[..n_quiets] {
-                                    self.tables.update_cont(p, q, -bonus);
+                                    self.buf.tables.update_cont(p, q, -bonus);
                                 }
                             }
                             if prevs[0] != NO_PREV {
-                                self.tables.counter[prevs[0]] = code;
+                                self.buf.tables.counter[prevs[0]] = code;
                             }
                         }
                         break;
@@ -315,7 +317,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 quiet_hist[n_quiets] = hist_idx;
                 n_quiets += 1;
             } else if tactical && n_capts < capt_tried.len() {
-                capt_tried[n_capts] = (hist_idx, self.positions[ply].captured_kind(mv));
+                capt_tried[n_capts] = (hist_idx, self.buf.positions[ply].captured_kind(mv));
                 n_capts += 1;
             }
         }

@@ -14,18 +14,18 @@ const QS_MAX_DEPTH: usize = 32;
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Quiescence search: stand pat, then captures and promotions (all evasions when in check).
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
-        self.pv[ply].clear();
+        self.buf.pv[ply].clear();
         self.count_node();
         if self.shared.stopped() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.positions[ply].in_check();
+        let in_check = self.buf.positions[ply].in_check();
         if ply >= MAX_PLY - 2 || (qdepth >= QS_MAX_DEPTH && !in_check) {
             return self.evaluate(ply);
         }
         let pv_node = beta - alpha > 1;
-        let key = self.positions[ply].key();
+        let key = self.buf.positions[ply].key();
         let mut tt_move = 0;
         let mut tte = None;
         if self.params.use_tt {
@@ -58,8 +58,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // quiescence ply, where a mate threat past the main search's horizon matters most,
             // and only when it could change the result (stand pat below beta).
             if qdepth == 0 && self.params.mate_in_one {
-                if let Some(mv) = self.positions[ply].mate_in_one() {
-                    self.pv[ply + 1].clear();
+                if let Some(mv) = self.buf.positions[ply].mate_in_one() {
+                    self.buf.pv[ply + 1].clear();
                     self.update_pv(ply, mv);
                     return mate_in(ply + 1);
                 }
@@ -69,16 +69,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
         let (mut moves, mut scores) = self.take_bufs(ply);
         if in_check {
-            self.positions[ply].legal_moves(&mut moves);
+            self.buf.positions[ply].legal_moves(&mut moves);
             if moves.is_empty() {
                 self.give_back_bufs(ply, moves, scores);
                 return mated_in(ply);
             }
         } else {
-            self.positions[ply].tactical_moves(&mut moves);
+            self.buf.positions[ply].tactical_moves(&mut moves);
         }
         {
-            let pos = &self.positions[ply];
+            let pos = &self.buf.positions[ply];
             for &mv in &moves {
                 let s = if G::encode_move(mv) == tt_move && tt_move != 0 {
                     ordering::SCORE_TT
@@ -91,7 +91,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut best_code = 0;
         let recapture_depth = self.sp(QS_RECAPTURE_DEPTH).max(0) as usize;
         let mut i = 0;
-        while let Some((mv, _)) = ordering::pick(&mut moves, &mut scores, i, &mut self.sort_scratch)
+        while let Some((mv, _)) =
+            ordering::pick(&mut moves, &mut scores, i, &mut self.buf.sort_scratch)
         {
             i += 1;
             let to = G::move_to(mv);
@@ -99,13 +100,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // it, positions with several independent even trades (common in shogi, and everywhere
             // while the learner starts from equal piece values) search every order of the trades,
             // and a single learner search could take seconds.
-            if !in_check && qdepth >= recapture_depth && to != self.qs_to[ply] {
+            if !in_check && qdepth >= recapture_depth && to != self.buf.qs_to[ply] {
                 continue;
             }
-            if !in_check && self.params.see_pruning && self.positions[ply].see(mv) < 0 {
+            if !in_check && self.params.see_pruning && self.buf.positions[ply].see(mv) < 0 {
                 continue;
             }
-            self.qs_to[ply + 1] = to;
+            self.buf.qs_to[ply + 1] = to;
             self.push(ply, mv);
             let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop();

@@ -6,23 +6,28 @@
 
 use super::*;
 
-/// The owned buffers of a `Searcher`.
+/// The owned buffers of a `Searcher`, indexed by ply where they are per-ply.
 pub struct Scratch<G: Game, A> {
-    tables: OrderingTables,
-    positions: Vec<G>,
-    accs: Vec<A>,
-    static_eval: Vec<i32>,
-    killers: Vec<[u16; 2]>,
-    excluded: Vec<u16>,
-    prev_hist: Vec<usize>,
-    move_bufs: Vec<Vec<G::Move>>,
-    score_bufs: Vec<Vec<i32>>,
-    sort_scratch: ordering::SortScratch<G::Move>,
-    qs_to: Vec<u8>,
-    pv: Vec<Vec<G::Move>>,
-    path_keys: Vec<u64>,
-    path_checks: Vec<bool>,
-    root_moves: Vec<RootMove<G::Move>>,
+    /// History, counter-move and capture tables; the play search carries them over between
+    /// searches (`search::run_pool`).
+    pub(in crate::search) tables: OrderingTables,
+    pub(super) positions: Vec<G>,
+    pub(super) accs: Vec<A>,
+    pub(super) static_eval: Vec<i32>,
+    pub(super) killers: Vec<[u16; 2]>,
+    /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out (0: none).
+    pub(super) excluded: Vec<u16>,
+    pub(super) prev_hist: Vec<usize>,
+    pub(super) move_bufs: Vec<Vec<G::Move>>,
+    pub(super) score_bufs: Vec<Vec<i32>>,
+    pub(super) sort_scratch: ordering::SortScratch<G::Move>,
+    /// `qs_to[ply]`: the square the quiescence move into `ply` went to.
+    pub(super) qs_to: Vec<u8>,
+    pub(super) pv: Vec<Vec<G::Move>>,
+    /// Keys and in-check flags of the game before the root, then of the search path.
+    pub(super) path_keys: Vec<u64>,
+    pub(super) path_checks: Vec<bool>,
+    pub(in crate::search) root_moves: Vec<RootMove<G::Move>>,
 }
 
 impl<G: Game, A: Default> Scratch<G, A> {
@@ -89,20 +94,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             eval,
             params,
             id,
-            tables: s.tables,
-            positions: s.positions,
-            accs: s.accs,
-            static_eval: s.static_eval,
-            killers: s.killers,
-            excluded: s.excluded,
-            prev_hist: s.prev_hist,
-            move_bufs: s.move_bufs,
-            score_bufs: s.score_bufs,
-            sort_scratch: s.sort_scratch,
-            qs_to: s.qs_to,
-            pv: s.pv,
-            path_keys: s.path_keys,
-            path_checks: s.path_checks,
+            buf: s,
             base: 0,
             reversible_before_root: 0,
             local_nodes: 0,
@@ -113,7 +105,6 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             root_depth: 0,
             draw_value: 0,
             rules: RuleOptions::default(),
-            root_moves: s.root_moves,
             lmr: pruning::lmr_table(
                 pruning::param::<G>(&params, LMR_BASE),
                 pruning::param::<G>(&params, LMR_DIV),
@@ -123,22 +114,6 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// The buffers, for the next `with_scratch`.
     pub fn into_scratch(self) -> Scratch<G, E::Acc> {
-        Scratch {
-            tables: self.tables,
-            positions: self.positions,
-            accs: self.accs,
-            static_eval: self.static_eval,
-            killers: self.killers,
-            excluded: self.excluded,
-            prev_hist: self.prev_hist,
-            move_bufs: self.move_bufs,
-            score_bufs: self.score_bufs,
-            sort_scratch: self.sort_scratch,
-            qs_to: self.qs_to,
-            pv: self.pv,
-            path_keys: self.path_keys,
-            path_checks: self.path_checks,
-            root_moves: self.root_moves,
-        }
+        self.buf
     }
 }

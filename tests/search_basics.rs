@@ -1,13 +1,15 @@
 //! Search tests: mates found with mate scores (chess mates in 1-3, every tsume problem of 1 and 3
 //! plies in `shared/data/suites/tsume_miniosl.tsv`), stalemate and repetition scored as draws,
-//! a deterministic one-thread node count, and legal moves from a two-thread search.
+//! a deterministic one-thread node count, legal moves from a two-thread search, node limits, and
+//! the move of an iteration stopped by one.
 
 use kishi::chess::ChessPos;
 use kishi::eval::material::MaterialEval;
 use kishi::game::{mate_in, mated_in, Game, GameHistory, MATE_BOUND};
-use kishi::search::{Engine, Limits, SearchOutcome};
+use kishi::search::{Bound, Engine, Info, Limits, SearchOutcome};
 use kishi::shogi::ShogiPos;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 fn search<G: Game>(history: &GameHistory<G>, depth: u32, threads: usize) -> SearchOutcome<G::Move> {
     let mut engine: Engine<G, MaterialEval> = Engine::new(MaterialEval, threads, 16);
@@ -235,6 +237,86 @@ fn a_node_limit_stops_at_the_limit() {
         "{} > {} + 1",
         tiny.nodes,
         depth1.nodes
+    );
+}
+
+/// The `info` lines of a one-thread search of `h` under `limits` and its outcome.
+fn search_with_infos(
+    h: &GameHistory<ChessPos>,
+    limits: &Limits<<ChessPos as Game>::Move>,
+) -> (Vec<Info>, SearchOutcome<<ChessPos as Game>::Move>) {
+    let infos = Arc::new(Mutex::new(Vec::new()));
+    let sink = infos.clone();
+    let mut engine: Engine<ChessPos, MaterialEval> = Engine::new(MaterialEval, 1, 16);
+    let r = engine.search_sync(
+        h,
+        limits,
+        Box::new(move |i| sink.lock().expect("not poisoned").push(i.clone())),
+    );
+    let infos = infos.lock().expect("not poisoned").clone();
+    (infos, r)
+}
+
+/// A search stopped inside an iteration plays the move that iteration found when that move beat
+/// the previous best (the iteration's first line searched to the end, then a better one): with
+/// one thread the tree up to N nodes is the same with or without a limit of N, so a limit inside
+/// an iteration whose best move changed sees the change before the iteration ends (it did not
+/// before: only finished iterations counted, and such a limit played the older move).
+#[test]
+fn a_stopped_iteration_plays_the_move_it_found() {
+    let fens = [
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "r1b2rk1/ppq1bppp/2n1pn2/3p4/2PP4/2N1PN2/PPQ2PPP/R1B1KB1R w KQ - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "2kr3r/ppp2ppp/2n5/2b1p3/4P1q1/2NP1N2/PPP2PPP/R1BQ1RK1 b - - 0 1",
+    ];
+    let mut seen = 0;
+    for fen in fens {
+        let h = chess(fen);
+        let (infos, _) = search_with_infos(&h, &Limits::depth(9));
+        // (depth, nodes at its end, best move) of each finished iteration.
+        let done: Vec<(u32, u64, String)> = infos
+            .iter()
+            .filter(|i| i.bound == Bound::Exact && !i.pv.is_empty())
+            .map(|i| (i.depth, i.nodes, i.pv[0].clone()))
+            .collect();
+        for w in done.windows(2) {
+            let ((_, before, old), (depth, end, new)) = (&w[0], &w[1]);
+            if old == new || end - before < 64 {
+                continue;
+            }
+            for j in 1..16u64 {
+                let limit = before + (end - before) * j / 16;
+                let (infos, r) = search_with_infos(
+                    &h,
+                    &Limits {
+                        nodes: Some(limit),
+                        ..Limits::default()
+                    },
+                );
+                let played = best_text(&h, &r);
+                // Inside the iteration: the last finished one's move, or what this one found.
+                assert!(
+                    r.depth == *depth || (played == *old && r.depth == depth - 1),
+                    "{fen}, limit {limit}: {played} at depth {}, iterations {old} -> {new}",
+                    r.depth
+                );
+                // The last line reported is the move played.
+                let last = infos.last().expect("an info line");
+                assert_eq!(
+                    (last.depth, &last.pv[0]),
+                    (r.depth, &played),
+                    "{fen}, {limit}"
+                );
+                if played == *new && r.depth == *depth {
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        seen > 0,
+        "no node limit inside an iteration played the move that iteration found"
     );
 }
 

@@ -488,7 +488,8 @@ impl<G: Game, E: Evaluator<G> + Clone> Drop for Engine<G, E> {
 }
 
 /// Runs `threads` searchers over the shared table (Lazy SMP) and returns the reported result: the
-/// deepest finished iteration over all threads (the main thread wins ties).
+/// deepest iteration over all threads that finished or found a move before it was stopped
+/// (`Searcher::iterate`; a finished one wins at equal depth, then the first reported).
 #[allow(clippy::too_many_arguments)]
 fn run_pool<G: Game, E: Evaluator<G>>(
     shared: &Shared,
@@ -529,7 +530,10 @@ fn run_pool<G: Game, E: Evaluator<G>>(
                 };
                 s.iterate(max_depth, multipv, limits.mate, report_fn, &mut |r| {
                     let mut b = best.lock();
-                    if b.as_ref().is_none_or(|old| r.depth > old.depth) {
+                    // Deeper wins; at equal depth a finished iteration beats a stopped one.
+                    if b.as_ref().is_none_or(|old| {
+                        r.depth > old.depth || (r.depth == old.depth && r.complete && !old.complete)
+                    }) {
                         *b = Some(r.clone());
                     }
                 });

@@ -1,6 +1,8 @@
 //! Time management: turns the clock of a `go` command into a soft limit (checked between iterations,
 //! stretched or shrunk by best-move stability) and a hard limit (checked inside the search), for
-//! sudden death with increment, moves-to-go, and shogi byoyomi.
+//! sudden death with increment, moves-to-go, and shogi byoyomi. With byoyomi alone there is no
+//! soft limit: time left unused is lost, so the search runs to the hard limit, as with `movetime`,
+//! and the iteration it stops in still counts when it found something (`pvs::Searcher::iterate`).
 
 use super::{Clock, TimeOptions};
 use crate::game::search_params::{
@@ -10,7 +12,8 @@ use crate::game::Side;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeBudget {
-    /// Aim: stop starting new iterations after this many milliseconds.
+    /// Aim: stop starting new iterations after this many milliseconds; `u64::MAX` when only the
+    /// hard limit applies (byoyomi alone).
     pub soft_ms: u64,
     /// Never search longer than this.
     pub hard_ms: u64,
@@ -39,11 +42,15 @@ pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions, params: &[i32; COUN
             .min((time + byoyomi) / 2);
         let hard = (time + byoyomi).saturating_sub(margin);
         let soft = if time == 0 {
-            hard
+            // Byoyomi alone: stopping early saves nothing, and an iteration that will not finish
+            // may still change the move (with a soft limit here the search stopped starting
+            // iterations after half the byoyomi, and used 50-85% of it at 1 s).
+            u64::MAX
         } else {
-            (time / p(TIME_BYOYOMI_MAIN_DIV).max(1) + byoyomi).saturating_sub(margin) * slow / 100
+            ((time / p(TIME_BYOYOMI_MAIN_DIV).max(1) + byoyomi).saturating_sub(margin) * slow / 100)
+                .min(hard)
         };
-        (soft.min(hard), hard)
+        (soft, hard)
     } else {
         // Sudden death (with increment, or with moves to go).
         let mtg = clock
@@ -62,7 +69,11 @@ pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions, params: &[i32; COUN
         (soft.min(hard), hard)
     };
     let hard = hard.max(min_think.min(time + byoyomi + inc)).max(1);
-    let soft = soft.max(min_think).min(hard);
+    let soft = if soft == u64::MAX {
+        soft
+    } else {
+        soft.max(min_think).min(hard)
+    };
     TimeBudget {
         soft_ms: soft,
         hard_ms: hard,
@@ -125,7 +136,15 @@ mod tests {
         };
         let b = budget(&c, Side::First, &opts());
         assert_eq!(b.hard_ms, 950);
-        assert!(b.soft_ms <= b.hard_ms);
+        // No soft limit: the byoyomi is spent, not saved.
+        assert_eq!(b.soft_ms, u64::MAX);
+        // With main time left the soft limit saves it.
+        let main = Clock {
+            time_ms: [60_000, 60_000],
+            ..c
+        };
+        let b = budget(&main, Side::First, &opts());
+        assert!(b.soft_ms < b.hard_ms, "{b:?}");
     }
 
     #[test]

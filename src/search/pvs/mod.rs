@@ -88,6 +88,9 @@ pub struct RootMove<M> {
 pub struct IterationResult<M> {
     pub depth: u32,
     pub root_moves: Vec<RootMove<M>>,
+    /// False for a stopped iteration whose first root move (`root_moves[0]`) was searched to
+    /// the end and beat the window's lower bound, the rest not all searched (see `iterate`).
+    pub complete: bool,
 }
 
 const NO_PREV: usize = usize::MAX;
@@ -115,6 +118,10 @@ pub struct Searcher<'a, G: Game, E: Evaluator<G>> {
     /// Whether an iteration has finished: the node limit stops nothing before, so that a tiny
     /// `go nodes` still answers with a searched move and a score.
     iteration_done: bool,
+    /// Whether the last `search_root` call searched a move to the end with a score above its
+    /// alpha (that move is then at the front of the searched range, even when it was stopped;
+    /// a later call of the same iteration keeps it there unless it finds another).
+    root_found: bool,
     pub seldepth: usize,
     root_depth: i32,
     /// Score of a draw for the root side (contempt); negated for the other side.
@@ -339,6 +346,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.buf.pv[0].clear();
         let mut best = -INFINITE;
         let mut best_idx = None;
+        self.root_found = false;
         let n = self.buf.root_moves.len();
         for i in pv_idx..n {
             let mv = self.buf.root_moves[i].mv;
@@ -385,6 +393,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         // Move the best to the front of the searched range, keeping the others in order.
         if let Some(b) = best_idx {
+            self.root_found = true;
             let rm = self.buf.root_moves.remove(b);
             self.buf.root_moves.insert(pv_idx, rm);
         }
@@ -410,7 +419,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
 
     /// Iterative deepening with aspiration windows. `report` is called by the main thread (id 0)
     /// after every iteration and on aspiration failures; it returns the result of every finished
-    /// iteration through `on_iteration` (used by the pool to pick the reported move).
+    /// iteration, and of a stopped one that found a move, through `on_iteration` (used by the
+    /// pool to pick the reported move).
     pub fn iterate(
         &mut self,
         max_depth: u32,
@@ -430,6 +440,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             for rm in &mut self.buf.root_moves {
                 rm.prev_score = rm.score;
             }
+            // The window of the last `search_root` call, and whether a call of this iteration
+            // has searched a move to the end above its alpha (for a stopped iteration).
+            let mut window = (-INFINITE, INFINITE);
+            let mut found = false;
             for pv_idx in 0..multipv {
                 let prev = self.buf.root_moves[pv_idx].prev_score;
                 let mut delta = self.sp(ASPIRATION_DELTA);
@@ -442,7 +456,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                     (-INFINITE, INFINITE)
                 };
                 loop {
+                    window = (alpha, beta);
                     let score = self.search_root(alpha, beta, depth as i32, pv_idx);
+                    // A fail high that the wider search after it does not finish still counts.
+                    found |= self.root_found;
                     if self.shared.stopped() {
                         break;
                     }
@@ -466,14 +483,39 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         beta = INFINITE;
                     }
                 }
-                // Keep the lines found so far in order (the searched range may be reordered).
-                self.buf.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.shared.stopped() {
+                    // Not sorted: the moves not searched yet hold the previous iteration's
+                    // scores, which could put one of them before the move this one found.
                     break;
                 }
+                // Keep the lines found so far in order (the searched range may be reordered).
+                self.buf.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.shared.stopped() {
-                // A partial iteration still found something when its first move was re-scored.
+                // A stopped iteration still counts when a move was searched to the end with a
+                // score above the window's alpha (`search_root` put it first): the previous best
+                // re-scored at this depth, or a move that beat it (perhaps only as a fail high
+                // whose wider search was stopped), which the last finished iteration does not
+                // know. Stockfish plays such a move too. MultiPV lines are left to finished
+                // iterations.
+                if multipv == 1 && found {
+                    on_iteration(&IterationResult {
+                        depth,
+                        root_moves: self.buf.root_moves.clone(),
+                        complete: false,
+                    });
+                    if self.id == 0 {
+                        let score = self.buf.root_moves[0].score;
+                        let bound = if score >= window.1 {
+                            Bound::Lower
+                        } else if score <= window.0 {
+                            Bound::Upper
+                        } else {
+                            Bound::Exact
+                        };
+                        report(&self.info(depth, 0, bound));
+                    }
+                }
                 break;
             }
             self.buf.root_moves[..multipv].sort_by_key(|rm| std::cmp::Reverse(rm.score));
@@ -481,6 +523,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             on_iteration(&IterationResult {
                 depth,
                 root_moves: self.buf.root_moves.clone(),
+                complete: true,
             });
             if self.id == 0 {
                 for pv_idx in 0..multipv {

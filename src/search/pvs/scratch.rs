@@ -101,6 +101,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             published: 0,
             publish_at: PUBLISH_BATCH,
             iteration_done: false,
+            root_found: false,
             seldepth: 0,
             root_depth: 0,
             draw_value: 0,

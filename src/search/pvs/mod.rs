@@ -153,13 +153,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.reversible_before_root = window as u32;
         self.buf.positions.clear();
         self.buf.positions.push(root);
-        let mut moves = Vec::new();
+        // The buffers of ply 0 and of the previous root's moves are reused: the learners set a
+        // root per position, and a fresh vector per root move (a hundred in shogi) was a quarter
+        // of e_ABCD's step 1, in malloc, once millions of stored leaves had filled the heap.
+        let (mut moves, mut scores) = self.take_bufs(0);
         self.buf.positions[0].legal_moves(&mut moves);
         if only.iter().any(|m| moves.contains(m)) {
             moves.retain(|m| only.contains(m));
         }
         // Initial order: the ordering heuristics' view (captures by SEE, then history).
-        let mut scores = Vec::new();
         ordering::score_moves(
             &self.buf.positions[0],
             &moves,
@@ -172,16 +174,27 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         );
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
-        self.buf.root_moves = idx
-            .into_iter()
-            .map(|i| RootMove {
-                mv: moves[i],
-                score: -INFINITE,
-                prev_score: -INFINITE,
-                pv: vec![moves[i]],
-                seldepth: 0,
-            })
-            .collect();
+        let root_moves = &mut self.buf.root_moves;
+        root_moves.truncate(idx.len());
+        for (k, &i) in idx.iter().enumerate() {
+            if k == root_moves.len() {
+                root_moves.push(RootMove {
+                    mv: moves[i],
+                    score: -INFINITE,
+                    prev_score: -INFINITE,
+                    pv: Vec::new(),
+                    seldepth: 0,
+                });
+            }
+            let rm = &mut root_moves[k];
+            rm.mv = moves[i];
+            rm.score = -INFINITE;
+            rm.prev_score = -INFINITE;
+            rm.pv.clear();
+            rm.pv.push(moves[i]);
+            rm.seldepth = 0;
+        }
+        self.give_back_bufs(0, moves, scores);
         let eval = self.eval;
         eval.refresh(&self.buf.positions[0], &mut self.buf.accs[0]);
         self.local_nodes = 0;
@@ -371,11 +384,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             }
             let rm_seldepth = self.seldepth as u32;
             if i == pv_idx || score > alpha {
-                let mut pv = vec![mv];
-                pv.extend_from_slice(&self.buf.pv[1]);
                 let rm = &mut self.buf.root_moves[i];
                 rm.score = score;
-                rm.pv = pv;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.buf.pv[1]);
                 rm.seldepth = rm_seldepth;
             } else {
                 self.buf.root_moves[i].score = -INFINITE;

@@ -240,7 +240,7 @@ fn unmerged_features_merge_into_the_features() {
     // must be exactly `features`, and every weighted sum over them the same.
     let (mut full, mut raw) = (Vec::new(), Vec::new());
     let params = random_params(9, 1000);
-    let mut unsorted = 0;
+    let (mut unsorted, mut few_runs, mut scratch) = (0, 0, Vec::new());
     for pos in sample_positions(100, 15) {
         Bonanza::features(&pos, &mut full);
         Bonanza::features_unmerged(&pos, &mut raw);
@@ -253,11 +253,51 @@ fn unmerged_features_merge_into_the_features() {
                 .sum()
         };
         assert_eq!(sum(&raw), sum(&full), "{}", pos.to_text());
+        // Step 1 merges the extraction's ascending runs instead of sorting.
+        let descents = raw.windows(2).filter(|w| w[1].0 < w[0].0).count();
+        if descents < 8 {
+            few_runs += 1;
+        }
+        let mut runs = raw.clone();
+        kishi::eval::merge_feature_runs(&mut runs, &mut scratch);
+        assert_eq!(runs, full, "{}", pos.to_text());
         kishi::eval::merge_features(&mut raw);
         assert_eq!(raw, full, "{}", pos.to_text());
     }
     // Otherwise the test would not tell the two lists apart.
     assert!(unsorted > 50, "{unsorted}");
+    // A few runs (material, KP and KPP of each view, KKP), so the merge path ran, not its
+    // fallback to sorting.
+    assert_eq!(few_runs, 100);
+}
+
+#[test]
+fn merging_runs_equals_sorting_for_any_list() {
+    // Few runs, many runs (the fallback), repeated and cancelling indices, empty lists.
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut scratch = Vec::new();
+    for case in 0..400 {
+        let runs = 1 + (next() % 60) as usize;
+        let mut v = Vec::new();
+        for _ in 0..runs {
+            let len = (next() % 40) as usize;
+            let mut run: Vec<(u32, i32)> = (0..len)
+                .map(|_| ((next() % 300) as u32, (next() % 5) as i32 - 2))
+                .collect();
+            run.sort_by_key(|f| f.0);
+            v.extend(run);
+        }
+        let mut want = v.clone();
+        kishi::eval::merge_features(&mut want);
+        kishi::eval::merge_feature_runs(&mut v, &mut scratch);
+        assert_eq!(v, want, "case {case}");
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@ use super::learned::Learned;
 use super::leaves::{EncodedBlock, LeafStore};
 use crate::eval::linear::LinearEval;
 use crate::eval::weights::Weights;
-use crate::eval::{evaluate_features, FeatureSet};
+use crate::eval::{evaluate_features, merge_feature_runs, FeatureSet};
 use crate::game::{Game, INFINITE, MATE_BOUND};
 use crate::search::learner::{LeafSearcher, SearchParams};
 use std::sync::Arc;
@@ -25,20 +25,8 @@ pub struct Leaf {
 
 impl Leaf {
     /// Sorts and merges the features, drops zero coefficients and spare capacity.
-    fn normalise(&mut self) {
-        self.feats.sort_unstable_by_key(|f| f.0);
-        let mut out = 0;
-        for k in 0..self.feats.len() {
-            let (i, c) = self.feats[k];
-            if out > 0 && self.feats[out - 1].0 == i {
-                self.feats[out - 1].1 += c;
-            } else {
-                self.feats[out] = (i, c);
-                out += 1;
-            }
-        }
-        self.feats.truncate(out);
-        self.feats.retain(|f| f.1 != 0);
+    fn normalise(&mut self, scratch: &mut Vec<(u32, i32)>) {
+        merge_feature_runs(&mut self.feats, scratch);
         self.feats.shrink_to_fit();
     }
 
@@ -156,6 +144,7 @@ fn leaf_of<G: Game, F: FeatureSet<G>>(
     params: &[i32],
     learned: &Learned,
     buf: &mut Vec<(u32, i32)>,
+    scratch: &mut Vec<(u32, i32)>,
 ) -> (Leaf, i32) {
     buf.clear();
     // Unmerged: the unlearned tables only add up into `constant` (an exact sum of integers in an
@@ -179,7 +168,7 @@ fn leaf_of<G: Game, F: FeatureSet<G>>(
         }
     }
     out.constant = (sign as i64 * constant) as f64;
-    out.normalise();
+    out.normalise(scratch);
     (out, predicted)
 }
 
@@ -215,7 +204,7 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
     } = *ctx;
     stats.positions += 1;
     let pos = &sample.pos;
-    let mut buf = Vec::new();
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
     let child = pos.play(sample.mv);
     let Some(r) = searcher.search_full(eval, &child, cfg.depth - 1) else {
         stats.mates += 1; // the record move mates
@@ -226,7 +215,7 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
         stats.mates += 1;
         return None;
     }
-    let (record, pred) = leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut buf);
+    let (record, pred) = leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut buf, &mut scratch);
     let mut local = Step1Stats::default();
     if pred != s_d {
         local.inconsistent += 1;
@@ -264,7 +253,8 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
         } else {
             local.in_window += 1;
             if keep_leaves {
-                let (leaf, pred) = leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut buf);
+                let (leaf, pred) =
+                    leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut buf, &mut scratch);
                 if pred != s && s.abs() < MATE_BOUND {
                     local.inconsistent += 1;
                 }

@@ -24,16 +24,18 @@ pub struct Leaf {
 }
 
 impl Leaf {
-    /// Sorts and merges the features, drops zero coefficients and spare capacity.
+    /// Sorts and merges the features and drops zero coefficients (spare capacity stays: the
+    /// caller reuses the buffer or copies it out).
     fn normalise(&mut self, scratch: &mut Vec<(u32, i32)>) {
         merge_feature_runs(&mut self.feats, scratch);
-        self.feats.shrink_to_fit();
     }
 
-    /// `self − base`, both normalised.
-    fn minus(&self, base: &Leaf) -> Leaf {
+    /// `self − base`, both normalised, built in `diff` (reused) and copied out at its size: one
+    /// allocation a leaf, where growing a fresh vector took several in a heap of millions of
+    /// stored leaves.
+    fn minus(&self, base: &Leaf, diff: &mut Vec<(u32, i32)>) -> Leaf {
         let (a, b) = (&self.feats, &base.feats);
-        let mut feats = Vec::new();
+        diff.clear();
         let (mut i, mut j) = (0, 0);
         while i < a.len() || j < b.len() {
             let f = if j == b.len() || (i < a.len() && a[i].0 < b[j].0) {
@@ -48,15 +50,23 @@ impl Leaf {
                 (a[i - 1].0, a[i - 1].1 - b[j - 1].1)
             };
             if f.1 != 0 {
-                feats.push(f);
+                diff.push(f);
             }
         }
-        feats.shrink_to_fit();
         Leaf {
-            feats,
+            feats: diff.to_vec(),
             constant: self.constant - base.constant,
         }
     }
+}
+
+/// Buffers step 1 reuses from leaf to leaf.
+#[derive(Default)]
+struct LeafBuffers {
+    raw: Vec<(u32, i32)>,
+    scratch: Vec<(u32, i32)>,
+    leaf: Leaf,
+    diff: Vec<(u32, i32)>,
 }
 
 #[derive(Debug, Clone)]
@@ -138,18 +148,20 @@ pub fn build_eval<G: Game, F: FeatureSet<G>>(
     )?)))
 }
 
+/// The features of `leaf` seen from `root`'s side to move, into `bufs.leaf`; returns the
+/// evaluation they give.
 fn leaf_of<G: Game, F: FeatureSet<G>>(
     root: &G,
     leaf: &G,
     params: &[i32],
     learned: &Learned,
-    buf: &mut Vec<(u32, i32)>,
-    scratch: &mut Vec<(u32, i32)>,
-) -> (Leaf, i32) {
+    bufs: &mut LeafBuffers,
+) -> i32 {
+    let buf = &mut bufs.raw;
     buf.clear();
     // Unmerged: the unlearned tables only add up into `constant` (an exact sum of integers in an
-    // f64, so order and repeats do not change it) and `normalise` sorts and merges the learned
-    // features, so the full list need not be sorted (shogi e_AB: ~1,500 KPP pairs a leaf).
+    // f64, so order and repeats do not change it) and `normalise` merges the learned features,
+    // so the full list need not be sorted (shogi e_AB: ~1,500 KPP pairs a leaf).
     F::features_unmerged(leaf, buf);
     let sign = if leaf.side_to_move() == root.side_to_move() {
         1
@@ -157,7 +169,8 @@ fn leaf_of<G: Game, F: FeatureSet<G>>(
         -1
     };
     let predicted = sign * evaluate_features::<G, F>(params, buf);
-    let mut out = Leaf::default();
+    let out = &mut bufs.leaf;
+    out.feats.clear();
     // Summed in integers: the same value as the f64 sum it replaces (every partial sum is an
     // integer far below 2^53), without a conversion per feature.
     let mut constant = 0i64;
@@ -168,8 +181,8 @@ fn leaf_of<G: Game, F: FeatureSet<G>>(
         }
     }
     out.constant = (sign as i64 * constant) as f64;
-    out.normalise(scratch);
-    (out, predicted)
+    out.normalise(&mut bufs.scratch);
+    predicted
 }
 
 /// What step 1 searches with: the evaluation built from `params`, and the learned tables.
@@ -204,7 +217,7 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
     } = *ctx;
     stats.positions += 1;
     let pos = &sample.pos;
-    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    let mut bufs = LeafBuffers::default();
     let child = pos.play(sample.mv);
     let Some(r) = searcher.search_full(eval, &child, cfg.depth - 1) else {
         stats.mates += 1; // the record move mates
@@ -215,7 +228,11 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
         stats.mates += 1;
         return None;
     }
-    let (record, pred) = leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut buf, &mut scratch);
+    let pred = leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut bufs);
+    let record = Leaf {
+        feats: bufs.leaf.feats.to_vec(),
+        constant: bufs.leaf.constant,
+    };
     let mut local = Step1Stats::default();
     if pred != s_d {
         local.inconsistent += 1;
@@ -253,12 +270,11 @@ pub fn step1_position<G: Game, F: FeatureSet<G>>(
         } else {
             local.in_window += 1;
             if keep_leaves {
-                let (leaf, pred) =
-                    leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut buf, &mut scratch);
+                let pred = leaf_of::<G, F>(pos, &r.leaf, params, learned, &mut bufs);
                 if pred != s && s.abs() < MATE_BOUND {
                     local.inconsistent += 1;
                 }
-                Child::Window(leaf.minus(&record))
+                Child::Window(bufs.leaf.minus(&record, &mut bufs.diff))
             } else {
                 Child::Window(Leaf::default())
             }

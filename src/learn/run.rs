@@ -533,6 +533,10 @@ impl Driver<'_> {
             lambda0 = info.lambda0;
         }
         let (j, pairs) = pass(&w, &mut self.grads, &*method)?;
+        // The gradient buffers go back to the system until the next steps 2-3: the pages a pass
+        // touched (most of each 46.7M-entry e_ABCD buffer) would otherwise stay resident through
+        // the next step 1, beside its leaves, and a fresh zeroed buffer costs nothing until used.
+        self.grads = Vec::new();
         let secs = s2.elapsed().as_secs_f64();
         for (l, &v) in w.iter().enumerate() {
             params[learned.global(l)] = v;

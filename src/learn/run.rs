@@ -109,7 +109,7 @@ struct Driver<'a> {
     metrics_path: PathBuf,
     /// The training leaves of the current iteration.
     store: LeafStore,
-    /// One gradient buffer per thread over the learned weights (allocated at the first step 2).
+    /// One gradient buffer per thread over the learned weights (during steps 2-3 only).
     grads: Vec<SparseGrad>,
     /// `--objective-params`: the parameterised objective (None: plain MMTO / CT).
     pobj: Option<Parameterised>,
@@ -494,11 +494,9 @@ impl Driver<'_> {
     ) -> Result<Steps23, String> {
         let learned = &self.learned;
         let threads = self.cfg.threads.max(1);
-        if self.grads.len() != threads {
-            self.grads = (0..threads)
-                .map(|_| SparseGrad::new(learned.n_local))
-                .collect();
-        }
+        self.grads = (0..threads)
+            .map(|_| SparseGrad::new(learned.n_local))
+            .collect();
         let mut w: Vec<i32> = (0..learned.n_local)
             .map(|l| params[learned.global(l)])
             .collect();

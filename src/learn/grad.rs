@@ -8,8 +8,8 @@
 //!
 //! The buffers live across the reuse passes of one steps 2-3 (made at its start as zero pages,
 //! which cost nothing until touched, and dropped at its end so that the pages the passes touched
-//! are not held through the next step 1). Values are accumulated in the same order as the dense reference
-//! (`objective::objective_dense`), so the two agree to the last bit.
+//! are not held through the next step 1). Values are accumulated in the same order as the dense
+//! reference (`objective::objective_dense`), so the two agree to the last bit.
 
 /// A gradient over `len` weights: `values()` is dense (0.0 where untouched), `touched()` the
 /// sorted indices that a leaf reached (their value may still be 0.0).

@@ -109,8 +109,6 @@ struct Driver<'a> {
     metrics_path: PathBuf,
     /// The training leaves of the current iteration.
     store: LeafStore,
-    /// One gradient buffer per thread over the learned weights (during steps 2-3 only).
-    grads: Vec<SparseGrad>,
     /// `--objective-params`: the parameterised objective (None: plain MMTO / CT).
     pobj: Option<Parameterised>,
 }
@@ -134,7 +132,6 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         metrics_path: dir.join("metrics.jsonl"),
         store: LeafStore::new(u64::MAX, &dir.join("leaves.scratch"))
             .with_compression(args.compress_leaves),
-        grads: Vec::new(),
         pobj: None,
     };
     // A bad objective parameter file is refused before any data loads.
@@ -494,7 +491,10 @@ impl Driver<'_> {
     ) -> Result<Steps23, String> {
         let learned = &self.learned;
         let threads = self.cfg.threads.max(1);
-        self.grads = (0..threads)
+        // One gradient buffer per thread, made here as zero pages (free until touched) and dropped
+        // when steps 2-3 end: the pages the passes touch (most of each 46.7M-entry e_ABCD buffer)
+        // would otherwise stay resident through the next step 1, beside its leaves.
+        let mut grads: Vec<SparseGrad> = (0..threads)
             .map(|_| SparseGrad::new(learned.n_local))
             .collect();
         let mut w: Vec<i32> = (0..learned.n_local)
@@ -523,18 +523,15 @@ impl Driver<'_> {
             }
         };
         for r in 0..self.cfg.reuse.max(1) {
-            let (j, pairs) = pass(&w, &mut self.grads, &*method)?;
+            let (j, pairs) = pass(&w, &mut grads, &*method)?;
             if r == 0 {
                 j_before = j / pairs.max(1) as f64;
             }
-            let info = method.update(&mut w, &self.grads[0], learned, F::SCALE, rng);
+            let info = method.update(&mut w, &grads[0], learned, F::SCALE, rng);
             lambda0 = info.lambda0;
         }
-        let (j, pairs) = pass(&w, &mut self.grads, &*method)?;
-        // The gradient buffers go back to the system until the next steps 2-3: the pages a pass
-        // touched (most of each 46.7M-entry e_ABCD buffer) would otherwise stay resident through
-        // the next step 1, beside its leaves, and a fresh zeroed buffer costs nothing until used.
-        self.grads = Vec::new();
+        let (j, pairs) = pass(&w, &mut grads, &*method)?;
+        drop(grads);
         let secs = s2.elapsed().as_secs_f64();
         for (l, &v) in w.iter().enumerate() {
             params[learned.global(l)] = v;

@@ -42,6 +42,8 @@ pub struct MateArgs {
     pub futile: FutileRule,
     /// Prove interpositions by replaying a proven sibling's proof (`MateLimits::replay`).
     pub replay: bool,
+    /// Count a join of two defender's children once (`MateLimits::double_count`).
+    pub double_count: bool,
 }
 
 /// Time per problem when neither a time nor a node limit is given.
@@ -119,6 +121,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
         shortest: !args.first_proof,
         futile: args.futile,
         replay: args.replay,
+        double_count: args.double_count,
     };
     let bar = progress_bar(problems.len());
     if args.out.is_none() {

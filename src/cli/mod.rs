@@ -110,6 +110,10 @@ enum Command {
         /// simulation): search it like any other node (for measuring what the replay gains)
         #[arg(long)]
         no_replay: bool,
+        /// do not count two children of a defender's node that lead into one subtree once (as a
+        /// maximum) when the join is found: sum their proof numbers (for measuring the gain)
+        #[arg(long)]
+        no_double_count: bool,
     },
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
@@ -150,6 +154,7 @@ pub fn run(args: &[String]) -> i32 {
             first_proof,
             futile,
             no_replay,
+            no_double_count,
         }) => mate::run(&mate::MateArgs {
             file,
             time_ms,
@@ -163,6 +168,7 @@ pub fn run(args: &[String]) -> i32 {
                 FutileName::NextToKing => crate::mate::FutileRule::NextToKing,
             },
             replay: !no_replay,
+            double_count: !no_double_count,
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
         Some(Command::SearchParams { game }) => search_params::run(game),

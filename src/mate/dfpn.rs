@@ -19,6 +19,8 @@ use crate::game::Side;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+mod double_count;
+mod proof;
 mod simulate;
 
 /// Plies beyond which an OR node counts as a (path-dependent) failure: a guard against runaway
@@ -64,6 +66,9 @@ struct Child<G: MateGame> {
     res: NodeResult,
     /// Delayed-expansion group ([`MateGame::delay_group`]).
     group: Option<u32>,
+    /// Its proof number (at an AND node) enters the node's as a term of the sum; `false`: as a
+    /// maximum, a double count found through it (`dfpn/double_count.rs`).
+    summed: bool,
     /// Counted and searched: not waiting behind an unsettled earlier move of its group.
     active: bool,
     /// A futile interposition ([`MateGame::is_futile`]): it must be refuted, but its length does
@@ -106,6 +111,13 @@ pub struct Solver<'a, G: MateGame> {
     /// Move, key and child buffers of finished `mid` frames, reused by the next ones (one
     /// allocation each per node otherwise).
     pool: Vec<Buffers<G>>,
+    /// Double-count elimination (`MateLimits::double_count`).
+    double_count: bool,
+    /// Per path index, what each `mid` frame on the path shows the detection below it.
+    frames: Vec<double_count::Frame>,
+    /// Double counts found: (path index of the branch root, full key of a child of it to count
+    /// as a maximum).
+    marks: Vec<(usize, u64)>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -161,6 +173,9 @@ impl<'a, G: MateGame> Solver<'a, G> {
             replay: limits.replay,
             replayed: 0,
             pool: Vec::new(),
+            double_count: limits.double_count,
+            frames: Vec::new(),
+            marks: Vec::new(),
             _game: std::marker::PhantomData,
         }
     }
@@ -362,42 +377,6 @@ impl<'a, G: MateGame> Solver<'a, G> {
         })
     }
 
-    /// Stores the proof of a mated position (the defender to move without a legal move) and
-    /// returns its proof hand.
-    fn store_mated(&mut self, mated: &G, key: u64) -> Hand {
-        let pp = self.and_proof_hand(mated, Hand::EMPTY, &mated.hand(self.attacker));
-        self.table.store(key, pp, 0, INF, 0, false, 1);
-        pp
-    }
-
-    /// The proof hand of a mated (or proven AND) position: what the attacker needs beyond `pp`
-    /// when the defender could drop into the check: every kind the defender has none of must stay
-    /// with the attacker (fewer for the attacker would mean some for the defender).
-    fn and_proof_hand(&self, pos: &G, pp: Hand, hand: &Hand) -> Hand {
-        let mut pp = pp;
-        if pos.interposable() {
-            let theirs = pos.hand(self.defender());
-            for k in 0..HAND_KINDS {
-                if theirs.get(k) == 0 {
-                    pp.set(k, hand.get(k));
-                }
-            }
-        }
-        pp.min(hand)
-    }
-
-    /// The disproof hand of an OR node from the children's: kinds the attacker lacks cannot be
-    /// added (a new kind means new drops).
-    fn or_disproof_hand(dp: Hand, hand: &Hand) -> Hand {
-        let mut dp = dp;
-        for k in 0..HAND_KINDS {
-            if hand.get(k) == 0 {
-                dp.set(k, 0);
-            }
-        }
-        dp.max(hand)
-    }
-
     fn finish(&mut self, key: u64, r: NodeResult, work: u64) -> NodeResult {
         // A disproof resting on a repetition above this node is not stored: read back on another
         // path it would be wrong (the graph-history interaction); the node is searched again.
@@ -491,6 +470,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     dep: INDEPENDENT,
                 },
                 group,
+                summed: true,
                 active: false,
                 futile: !or && pos.is_futile_in_group(mv, group, self.futile),
                 to: G::move_to(mv),
@@ -535,6 +515,10 @@ impl<'a, G: MateGame> Solver<'a, G> {
             }
         }
 
+        let frame = self.path.depth() - 1;
+        // Whether a child counts as a maximum (then the thresholds take that into account).
+        let mut masked = self.double_count && self.enter_frame(frame, pos.key(), &mut children);
+        let mut detected = !self.double_count;
         loop {
             let (pn, dn) = Self::numbers(or, &children);
             if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || self.aborted {
@@ -544,8 +528,28 @@ impl<'a, G: MateGame> Solver<'a, G> {
             if !or && self.replay && self.replay_child(&mut children, best, ply) {
                 continue;
             }
+            if !detected {
+                detected = true;
+                self.detect(or, children[best].pos.key(), frame);
+            }
             let c = &children[best];
-            let (cthpn, cthdn) = if or {
+            let (cthpn, cthdn) = if masked {
+                // The node's number less this child's share: the sum of the others, and their
+                // largest maximum-counted term unless the child is one of those.
+                let without = Self::without_best(or, &children, best);
+                let bound = second.saturating_add(second / 4).saturating_add(1);
+                if or {
+                    (
+                        thpn.min(bound.max(c.res.pn + 1)),
+                        thdn.saturating_sub(without).max(c.res.dn + 1).min(INF),
+                    )
+                } else {
+                    (
+                        thpn.saturating_sub(without).max(c.res.pn + 1).min(INF),
+                        thdn.min(bound.max(c.res.dn + 1)),
+                    )
+                }
+            } else if or {
                 let bound = second.saturating_add(second / 4).saturating_add(1);
                 (
                     thpn.min(bound.max(c.res.pn + 1)),
@@ -562,12 +566,20 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     thdn.min(bound.max(c.res.dn + 1)),
                 )
             };
+            if self.double_count {
+                let c = &children[best].res;
+                let (sum, best_sum) = if or { (dn, c.dn) } else { (pn, c.pn) };
+                self.descend(frame, or, sum, best_sum);
+            }
             let r = if children[best].futile {
                 self.unbounded(|s| s.mid(&children[best].pos, ply + 1, cthpn, cthdn))
             } else {
                 self.mid(&children[best].pos, ply + 1, cthpn, cthdn)
             };
             children[best].res = r;
+            if self.double_count && !self.marks.is_empty() {
+                masked |= self.take_marks(frame, &mut children);
+            }
             if let (true, Some(g)) = (settled(&r), children[best].group) {
                 Self::activate(&mut children, g);
             }
@@ -575,6 +587,9 @@ impl<'a, G: MateGame> Solver<'a, G> {
         self.path.pop();
 
         let r = self.result(or, pos, &hand, &children, ply, plies_left);
+        if self.double_count {
+            self.leave_frame(frame, pos.key(), r.pn, r.dn, &children);
+        }
         moves.clear();
         keys.clear();
         children.clear();
@@ -608,6 +623,8 @@ impl<'a, G: MateGame> Solver<'a, G> {
     fn numbers(or: bool, children: &[Child<G>]) -> (u32, u32) {
         let mut min = INF;
         let mut sum = 0u32;
+        // The largest maximum-counted term (`Child::summed`), added to the sum once.
+        let mut max = 0u32;
         for c in children.iter().filter(|c| c.active) {
             let (m, s) = if or {
                 (c.res.pn, c.res.dn)
@@ -615,7 +632,14 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 (c.res.dn, c.res.pn)
             };
             min = min.min(m);
-            sum = saturating_sum(sum, s);
+            if c.summed {
+                sum = saturating_sum(sum, s);
+            } else {
+                max = max.max(s);
+            }
+        }
+        if max > 0 {
+            sum = saturating_sum(sum, max);
         }
         if or {
             (min, sum)
@@ -641,106 +665,6 @@ impl<'a, G: MateGame> Solver<'a, G> {
             }
         }
         (best, second)
-    }
-
-    /// The node's result once its loop has ended, with proof / disproof hands and mate length.
-    fn result(
-        &self,
-        or: bool,
-        pos: &G,
-        hand: &Hand,
-        children: &[Child<G>],
-        ply: u32,
-        plies_left: u32,
-    ) -> NodeResult {
-        let (pn, dn) = Self::numbers(or, children);
-        let mut r = NodeResult {
-            pn,
-            dn,
-            len: 0,
-            hand: *hand,
-            dep: INDEPENDENT,
-        };
-        if pn == 0 {
-            if or {
-                // The shortest proven check.
-                let c = children
-                    .iter()
-                    .filter(|c| c.res.pn == 0)
-                    .min_by_key(|c| c.res.len);
-                if let Some(c) = c {
-                    (r.len, r.hand) = Self::or_proof(&c.res, c.effect, hand);
-                }
-            } else {
-                (r.len, r.hand) =
-                    self.and_proof(pos, children.iter().map(|c| (&c.res, c.futile)), hand);
-            }
-        } else if dn == 0 {
-            if or {
-                let mut dp = Hand::ANY;
-                for c in children {
-                    dp = dp.min(&c.res.hand.disproof_before(c.effect));
-                    r.dep = r.dep.min(c.res.dep);
-                }
-                r.hand = Self::or_disproof_hand(dp, hand);
-            } else {
-                // Prefer a disproof that does not depend on the path.
-                let c = children
-                    .iter()
-                    .filter(|c| c.res.dn == 0)
-                    .max_by_key(|c| c.res.dep);
-                if let Some(c) = c {
-                    let mut dp = c.res.hand;
-                    if let HandEffect::Drop(k) = c.effect {
-                        // The defender's drop needs the piece: the attacker may not hold more.
-                        dp.set(k, hand.get(k));
-                    }
-                    r.hand = dp.max(hand);
-                    r.dep = c.res.dep;
-                }
-            }
-            if r.dep != ALWAYS && r.dep > ply {
-                // The repetitions it used are inside this node's subtree.
-                r.dep = INDEPENDENT;
-            }
-            if r.path_dependent() {
-                r.len = plies_left.min(u32::from(u16::MAX)) as u16;
-            }
-        }
-        r
-    }
-
-    /// Length and proof hand of an OR node proven through `child` (the move's hand effect
-    /// `effect`; `hand` the attacker's hand at the node).
-    fn or_proof(child: &NodeResult, effect: HandEffect, hand: &Hand) -> (u16, Hand) {
-        (
-            child.len.saturating_add(1),
-            child.hand.proof_before(effect).min(hand),
-        )
-    }
-
-    /// Length and proof hand of an AND node `pos` whose evasions are all proven (`(proof,
-    /// futile)` each). Every evasion's proof hand counts; the length is the longest defence's,
-    /// and futile interpositions are no defence: when only they are left the position counts as
-    /// mated (length 0), as the PV ends there.
-    fn and_proof<'r>(
-        &self,
-        pos: &G,
-        evasions: impl Iterator<Item = (&'r NodeResult, bool)>,
-        hand: &Hand,
-    ) -> (u16, Hand) {
-        let mut pp = Hand::EMPTY;
-        let mut len: Option<u16> = None;
-        for (res, futile) in evasions {
-            pp = pp.max(&res.hand);
-            if !futile {
-                len = Some(len.unwrap_or(0).max(res.len));
-            }
-        }
-        (
-            len.map_or(0, |l| l.saturating_add(1)),
-            self.and_proof_hand(pos, pp, hand),
-        )
     }
 
     /// The moves the side to move considers at `ply`: checks at OR nodes, all moves at AND nodes.

@@ -13,8 +13,10 @@
 
 mod dfpn;
 mod hand;
+mod links;
 mod path;
 mod pv;
+mod slots;
 mod table;
 
 use crate::game::{Game, RulesError, Side};
@@ -118,6 +120,9 @@ pub struct MateLimits {
     /// Prove an interposition by replaying the proof of its proven sibling (Kawano's
     /// simulation, `dfpn/simulate.rs`) before searching it. On by default; off only to measure.
     pub replay: bool,
+    /// Count two children of an AND node that lead into one subtree once, as a maximum, when
+    /// the join is found (`dfpn/double_count.rs`). On by default; off only to measure.
+    pub double_count: bool,
 }
 
 impl Default for MateLimits {
@@ -129,6 +134,7 @@ impl Default for MateLimits {
             shortest: true,
             futile: FutileRule::default(),
             replay: true,
+            double_count: true,
         }
     }
 }

@@ -45,6 +45,21 @@ impl Path {
         while self.pop().is_some() {}
     }
 
+    /// The newest key on the path (the parent of a node that has left it).
+    pub fn last(&self) -> Option<u64> {
+        self.keys.last().copied()
+    }
+
+    /// The key at index `i` (from the root).
+    pub fn at(&self, i: usize) -> u64 {
+        self.keys[i]
+    }
+
+    /// How many positions are on the path.
+    pub fn depth(&self) -> usize {
+        self.keys.len()
+    }
+
     /// The index of `key` on the path (from the root), if it is there.
     pub fn position(&self, key: u64) -> Option<usize> {
         if self.counts[Self::slot(key)] == 0 {

@@ -9,6 +9,8 @@
 //! garbage collection drops the cheapest unfinished entries, so long problems can go on with the
 //! proofs that matter kept.
 
+use super::links::Links;
+use super::slots::Slots;
 use super::Hand;
 
 /// Proof and disproof numbers at or above this are infinite.
@@ -44,37 +46,6 @@ unsafe impl bytemuck::Zeroable for Entry {}
 // SAFETY: as above: no padding, no invalid bit patterns, `Copy` and `'static`.
 unsafe impl bytemuck::Pod for Entry {}
 
-/// The table's slots in an anonymous memory map: zeroed and mapped lazily by the kernel like
-/// `calloc`, and advised to use transparent huge pages, so that a probe into a large table does
-/// not miss the TLB every time and filling it takes 512 times fewer page faults.
-struct Slots {
-    map: memmap2::MmapMut,
-}
-
-impl Slots {
-    /// `n` zeroed entries, or `None` when the memory cannot be mapped.
-    fn new(n: usize) -> Option<Slots> {
-        let map = memmap2::MmapMut::map_anon(n * std::mem::size_of::<Entry>()).ok()?;
-        // Only a hint: without huge pages (not configured, or refused) the table works the same.
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Some(Slots { map })
-    }
-}
-
-impl std::ops::Deref for Slots {
-    type Target = [Entry];
-    fn deref(&self) -> &[Entry] {
-        // A page-aligned map of a whole number of entries: the cast cannot fail.
-        bytemuck::cast_slice(&self.map[..])
-    }
-}
-
-impl std::ops::DerefMut for Slots {
-    fn deref_mut(&mut self) -> &mut [Entry] {
-        bytemuck::cast_slice_mut(&mut self.map[..])
-    }
-}
-
 /// What the table knows about a position.
 #[derive(Debug, Clone, Copy)]
 pub struct Probe {
@@ -93,7 +64,9 @@ pub struct Probe {
 }
 
 pub struct Table {
-    entries: Slots,
+    entries: Slots<Entry>,
+    /// Parent links for double-count detection (`links.rs`): an eighth of the entries' memory.
+    pub(crate) links: Links,
     mask: usize,
     used: usize,
     generation: u8,
@@ -102,9 +75,11 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `mb` MiB (at least one bucket).
+    /// A table of at most `mb` MiB (at least one bucket): entries in eight ninths of it, parent
+    /// links in the rest. (The entries take a power of two of buckets, the largest half of
+    /// what fits, so a power of two of MiB gets the same entries as without links.)
     pub fn new(mb: usize) -> Table {
-        let bytes = mb.max(1) * 1024 * 1024;
+        let bytes = mb.max(1) * 1024 * 1024 / 9 * 8;
         let buckets = (bytes / (std::mem::size_of::<Entry>() * BUCKET))
             .max(1)
             .next_power_of_two()
@@ -123,8 +98,10 @@ impl Table {
             );
             buckets /= 2;
         };
+        let links = Links::new(entries.len() / 8);
         Table {
             entries,
+            links,
             mask: buckets - 1,
             used: 0,
             generation: 0,
@@ -138,6 +115,7 @@ impl Table {
     /// the kernel had no huge pages to give; docs/mate.md §19).
     pub fn clear(&mut self) {
         self.entries.fill(Entry::default());
+        self.links.clear();
         self.used = 0;
         self.generation = 0;
         self.collections = 0;

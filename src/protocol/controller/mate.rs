@@ -134,7 +134,7 @@ impl<F: Flavour> Controller<F> {
             hash_mb: 16,
             shortest: true,
             futile: FutileRule::default(),
-            replay: true,
+            ..MateLimits::default()
         };
         let stop = AtomicBool::new(false);
         let Ok(report) = solve(&pos, &budget, &stop) else {
@@ -207,7 +207,7 @@ impl<F: Flavour> Controller<F> {
             // The first proof's line: any forced mate wins; the shortest costs more nodes.
             shortest: false,
             futile: FutileRule::default(),
-            replay: true,
+            ..MateLimits::default()
         };
         let table = self
             .mate_job
@@ -272,7 +272,7 @@ impl<F: Flavour> Controller<F> {
             } else {
                 FutileRule::Unguarded
             },
-            replay: true,
+            ..MateLimits::default()
         };
         self.mate_job.wait(); // a previous solve was stopped already (settle_previous_search)
         let mut table = self.mate_job.take_table(mb as usize);

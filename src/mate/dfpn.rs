@@ -450,6 +450,10 @@ impl<'a, G: MateGame> Solver<'a, G> {
         }
 
         self.path.push(pos.key());
+        if self.double_count {
+            // Read by `enter_frame` once the children are made.
+            self.table.links.prefetch(pos.key());
+        }
         // Children and their keys first, their table buckets requested as they come; then the
         // probes (see `Table::prefetch`). Each child's board is built in its place (copying
         // boards was 6–7% of a solve).
@@ -457,6 +461,10 @@ impl<'a, G: MateGame> Solver<'a, G> {
             let child = pos.play(mv);
             let key = child.board_key();
             self.table.prefetch(key);
+            if self.double_count {
+                // `detect` reads the best child's link; which one that is shows only later.
+                self.table.links.prefetch(child.key());
+            }
             keys.push(key);
             let group = pos.delay_group(mv, or);
             children.push(Child {

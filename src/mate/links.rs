@@ -64,17 +64,8 @@ impl Links {
     /// Asks for `key`'s slot to be brought into the cache: the links are read at random
     /// (a table of tens of MiB), so each read would otherwise wait for memory.
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot: *const Link = &self.slots[self.slot(key)];
-            // SAFETY: a prefetch is only a hint: it never faults and has no effect on memory;
-            // SSE is part of every x86_64 CPU. (A 32-byte link never spans two cache lines:
-            // the map is page-aligned and links are 32 bytes.)
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        // One cache line: the map is page-aligned and a link is 32 bytes.
+        super::slots::prefetch(&self.slots[self.slot(key)], std::mem::size_of::<Link>());
     }
 
     /// The link of `key`, if it is still there.

@@ -137,19 +137,11 @@ impl Table {
     /// without it (median of 8 pairs, docs/mate.md §6).
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let range = self.bucket(key | 1);
-            let first: *const Entry = &self.entries[range.start];
-            for line in 0..(BUCKET * std::mem::size_of::<Entry>()).div_ceil(64) {
-                // SAFETY: a prefetch is only a hint: it never faults (even past the end of the
-                // allocation) and has no effect on memory; SSE is part of every x86_64 CPU.
-                unsafe { _mm_prefetch::<_MM_HINT_T0>(first.cast::<i8>().wrapping_add(line * 64)) };
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let range = self.bucket(key | 1);
+        super::slots::prefetch(
+            &self.entries[range.start],
+            BUCKET * std::mem::size_of::<Entry>(),
+        );
     }
 
     /// What is known about the position `(key, hand)` with `plies_left` plies allowed.

@@ -7,7 +7,9 @@
 //! * `--table-eta` sets one table's step size and no other's;
 //! * `--average` writes averaged weights, which resume exactly;
 //! * `--quiet-nodes` backs up exactly the quiet nodes, and `--node-value quiescence` (nodes
-//!   valued by their quiescence leaf) also moves random weights towards a known evaluation.
+//!   valued by their quiescence leaf) also moves random weights towards a known evaluation;
+//! * `--init`: the tables not learned keep the file's weights and count in every node's H (the
+//!   evaluation the games are played with), and a resume refuses another file's weights.
 
 use kishi::chess::features::{ChessFeatures, DEFAULT_MATERIAL, WEIGHT_UNIT};
 use kishi::chess::ChessPos;
@@ -474,4 +476,178 @@ fn quiet_nodes_keeps_only_nodes_without_check_or_a_winning_capture() {
         "quiet nodes {quiet} of {all}: some, not all"
     );
     eprintln!("quiet nodes {quiet} of {all}");
+}
+
+/// Book openings with `plies` arbitrary plies played (unbalanced material in many of them).
+fn scrambled(n: usize, plies: usize) -> Vec<ChessPos> {
+    book()
+        .iter()
+        .take(n)
+        .enumerate()
+        .map(|(i, h)| {
+            let mut h = h.clone();
+            let mut moves = Vec::new();
+            for k in 0..plies {
+                moves.clear();
+                h.current().legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                h.push(moves[(i * 7 + k * 13) % moves.len()]);
+            }
+            h.current().clone()
+        })
+        .collect()
+}
+
+#[test]
+fn fixed_tables_count_in_h_as_in_the_evaluation() {
+    // KP learned (random), the piece values fixed at the hand-set ones: H must be what the play
+    // evaluation of the same parameters says, the fixed material included.
+    let kp = Learned::select::<ChessPos, ChessFeatures>(&["kp".to_string()], false).unwrap();
+    let model = Model::random_over_base::<ChessPos, ChessFeatures>(&kp, &target_params(), 16, 5);
+    let w = Weights::from_params::<ChessPos, ChessFeatures>(&model.params, "{}").unwrap();
+    let eval = LinearEval::<ChessPos, ChessFeatures>::new(Arc::new(w));
+    let (mut buf, mut feats) = (Vec::new(), Vec::new());
+    let mut unbalanced = 0;
+    for pos in scrambled(60, 8) {
+        let fixed = kishi::learn::model::features_and_fixed::<ChessPos, ChessFeatures>(
+            &model, &pos, &kp, &mut buf, &mut feats,
+        );
+        let h = model.value(&feats) + fixed;
+        let e = eval.evaluate_scratch(&pos) as f64;
+        assert!((h - e).abs() <= 1.0, "H {h} against the evaluation {e}");
+        if fixed.abs() >= 50.0 {
+            unbalanced += 1;
+        }
+    }
+    assert!(
+        unbalanced >= 5,
+        "material is unbalanced in {unbalanced} positions"
+    );
+    // Without fixed tables the learned part is the whole value (no --init: the rest is zero).
+    let alone = Model::random::<ChessPos, ChessFeatures>(&kp, 16, 5);
+    assert_eq!(
+        alone.theta,
+        model
+            .theta
+            .iter()
+            .zip(&kp_base(&kp))
+            .map(|(t, b)| t - b)
+            .collect::<Vec<_>>()
+    );
+    for pos in scrambled(10, 8) {
+        let fixed = kishi::learn::model::features_and_fixed::<ChessPos, ChessFeatures>(
+            &alone, &pos, &kp, &mut buf, &mut feats,
+        );
+        assert_eq!(fixed, 0.0);
+    }
+}
+
+/// `target_params()`'s values of the learned tables, local order.
+fn kp_base(learned: &Learned) -> Vec<f64> {
+    let t = target_params();
+    (0..learned.n_local)
+        .map(|l| t[learned.global(l)] as f64)
+        .collect()
+}
+
+#[test]
+fn init_keeps_the_tables_not_learned_and_a_resume_checks_them() {
+    let r = Learned::table_ranges::<ChessPos, ChessFeatures>();
+    let (m_end, kp_end) = (r[0].2, r[1].2);
+    assert_eq!(r[1].0, "kp");
+    let dir = tmpdir("init");
+    let file = dir.join("material.kwt");
+    Weights::from_params::<ChessPos, ChessFeatures>(&target_params(), "{}")
+        .unwrap()
+        .write(&file)
+        .unwrap();
+    let run = tmpdir("init-run");
+    let args = |games: &'static str| -> Vec<String> {
+        [
+            "--games",
+            games,
+            "--tables",
+            "kp",
+            "--init-range",
+            "0",
+            "--average",
+            "2",
+            "--init",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([file.display().to_string()])
+        .collect()
+    };
+    let a2 = args("2");
+    finish(learn(
+        &run,
+        &a2.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    let init = params_of(&run.join("initial.kwt"));
+    assert_eq!(
+        init,
+        target_params(),
+        "the start is the file's (no noise with --init-range 0)"
+    );
+    for f in ["weights.kwt", "weights_avg.kwt"] {
+        let p = params_of(&run.join(f));
+        assert_eq!(
+            p[..m_end],
+            init[..m_end],
+            "{f}: the piece values stay the file's"
+        );
+        assert_ne!(p[m_end..kp_end], init[m_end..kp_end], "{f}: KP learned");
+        assert_eq!(
+            p[kp_end..],
+            init[kp_end..],
+            "{f}: the other tables stay zero"
+        );
+    }
+    // The same run without --init learns other KP weights: the fixed material is in every H.
+    let zero = tmpdir("init-zero");
+    finish(learn(
+        &zero,
+        &[
+            "--games",
+            "2",
+            "--tables",
+            "kp",
+            "--init-range",
+            "0",
+            "--average",
+            "2",
+        ],
+    ));
+    assert_ne!(
+        params_of(&zero.join("weights.kwt"))[m_end..kp_end],
+        params_of(&run.join("weights.kwt"))[m_end..kp_end]
+    );
+    // A resume goes on from the file's weights; with another file's it is refused.
+    let a4 = args("4");
+    let mut resume: Vec<&str> = a4.iter().map(String::as_str).collect();
+    resume.push("--resume");
+    finish(learn(&run, &resume));
+    assert_eq!(params_of(&run.join("weights.kwt"))[..m_end], init[..m_end]);
+    let mut other = target_params();
+    other[0] += 32;
+    Weights::from_params::<ChessPos, ChessFeatures>(&other, "{}")
+        .unwrap()
+        .write(&file)
+        .unwrap();
+    let a6 = args("6");
+    let mut resume: Vec<&str> = a6.iter().map(String::as_str).collect();
+    resume.push("--resume");
+    let out = learn(&run, &resume).wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("other settings"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for d in [dir, run, zero] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

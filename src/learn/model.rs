@@ -23,6 +23,11 @@ pub struct Model {
     /// Per parameter table: not learned and all zero, so never scanned nor expanded when the
     /// play weights are rebuilt (`weights`, after every move of self-play).
     pub zero_tables: Vec<bool>,
+    /// Per parameter table: learned, or not learned with weights that are not all zero (fixed:
+    /// `--init`'s), i.e. the tables whose features a node's H needs.
+    fixed_or_learned: Vec<bool>,
+    /// Whether any table is fixed and not zero ([`features_and_fixed`] then adds its value).
+    has_fixed: bool,
 }
 
 /// A sparse feature vector restricted to the learned tables: (local index, count).
@@ -39,18 +44,55 @@ impl Model {
         Self::from_theta::<G, F>(learned, theta)
     }
 
+    /// `base`'s values plus small random ones (uniform in ±`range`, from `seed`, the same draws
+    /// as [`Model::random`]) for the learned tables; the others keep `base`'s.
+    pub fn random_over_base<G: Game, F: FeatureSet<G>>(
+        learned: &Learned,
+        base: &[i32],
+        range: i32,
+        seed: u64,
+    ) -> Self {
+        let noise = Self::random::<G, F>(learned, range, seed).theta;
+        let theta = noise
+            .iter()
+            .enumerate()
+            .map(|(l, n)| base[learned.global(l)] as f64 + n)
+            .collect();
+        Self::over_base::<G, F>(learned, base, theta)
+    }
+
     /// The model of given float weights (a checkpoint's).
     pub fn from_theta<G: Game, F: FeatureSet<G>>(learned: &Learned, theta: Vec<f64>) -> Self {
         let mut params = vec![0i32; F::num_params()];
         for (l, &t) in theta.iter().enumerate() {
             params[learned.global(l)] = quantise(t);
         }
+        Self::build::<G, F>(learned, params, theta)
+    }
+
+    /// The model of `theta` (learned) and `params` (all, the learned ones already rounded).
+    fn build<G: Game, F: FeatureSet<G>>(
+        learned: &Learned,
+        params: Vec<i32>,
+        theta: Vec<f64>,
+    ) -> Self {
         let zero_tables = zero_tables::<G, F>(learned, &params);
+        let fixed_or_learned: Vec<bool> = zero_tables
+            .iter()
+            .enumerate()
+            .map(|(t, &zero)| learned.mask.get(t).copied().unwrap_or(true) || !zero)
+            .collect();
+        let has_fixed = fixed_or_learned
+            .iter()
+            .enumerate()
+            .any(|(t, &f)| f && !learned.mask.get(t).copied().unwrap_or(true));
         Model {
             theta,
             params,
             scale: F::SCALE,
             zero_tables,
+            fixed_or_learned,
+            has_fixed,
         }
     }
 
@@ -65,13 +107,7 @@ impl Model {
         for (l, &t) in theta.iter().enumerate() {
             params[learned.global(l)] = quantise(t);
         }
-        let zero_tables = zero_tables::<G, F>(learned, &params);
-        Model {
-            theta,
-            params,
-            scale: F::SCALE,
-            zero_tables,
-        }
+        Self::build::<G, F>(learned, params, theta)
     }
 
     /// Rounds the float weights into `params` again (after a step that moved many weights).
@@ -143,6 +179,34 @@ fn zero_tables<G: Game, F: FeatureSet<G>>(learned: &Learned, params: &[i32]) -> 
 /// The integer weight a float weight plays as.
 pub fn quantise(t: f64) -> i32 {
     t.round().clamp(i32::MIN as f64, i32::MAX as f64) as i32
+}
+
+/// [`local_features`], and the value of the tables not learned under `model`'s parameters (their
+/// weights are fixed: the self-play learners' `--init` values, or zero), in evaluation units
+/// from the side to move's view: a node's H is the learned part plus this.
+pub fn features_and_fixed<G: Game, F: FeatureSet<G>>(
+    model: &Model,
+    pos: &G,
+    learned: &Learned,
+    buf: &mut Vec<(u32, i32)>,
+    out: &mut LocalFeatures,
+) -> f64 {
+    if !model.has_fixed {
+        local_features::<G, F>(pos, learned, buf, out);
+        return 0.0;
+    }
+    buf.clear();
+    F::features_some(pos, &model.fixed_or_learned, buf);
+    out.clear();
+    let mut fixed = 0i64;
+    for &(i, c) in buf.iter() {
+        match learned.local(i as usize) {
+            Some(l) => out.push((l as u32, c)),
+            // A table left out of the mask may appear too: its weights are zero.
+            None => fixed += i64::from(model.params[i as usize]) * i64::from(c),
+        }
+    }
+    fixed as f64 / model.scale as f64
 }
 
 /// The features of `pos` in the learned tables, as (local index, count) from the side to move's

@@ -107,9 +107,14 @@ struct Cli {
     /// material,kp]
     #[arg(long, value_name = "A[,B,..]")]
     tables: Option<String>,
-    /// learned weights start uniform in ±R weight units (seeded)
+    /// learned weights start uniform in ±R weight units (seeded), added to --init's values
     #[arg(long, value_name = "R", default_value_t = 16)]
     init_range: i32,
+    /// starting weights: a weight file or params.bin. The tables not learned keep its values
+    /// (e.g. hand-set piece values under a learned KP table); the learned ones start at its
+    /// values plus the --init-range noise [default: none: every table at zero]
+    #[arg(long, value_name = "FILE")]
+    init: Option<PathBuf>,
     /// seed of the starting weights and the openings
     #[arg(long, value_name = "N", default_value_t = 1)]
     seed: u64,
@@ -175,6 +180,8 @@ pub struct SelfPlayArgs {
     pub lambda: f64,
     pub tables: Vec<String>,
     pub init_range: i32,
+    /// Starting weights (`--init`): `None`, every table starts at zero.
+    pub init: Option<PathBuf>,
     pub seed: u64,
     /// `None`: no opening file (random plies from the start position only).
     pub openings: Option<PathBuf>,
@@ -308,6 +315,7 @@ impl SelfPlayArgs {
             lambda: c.lambda,
             tables: tables.split(',').map(|s| s.trim().to_string()).collect(),
             init_range: c.init_range,
+            init: c.init,
             seed: c.seed,
             openings,
             random_plies: c.random_plies,
@@ -324,8 +332,8 @@ impl SelfPlayArgs {
     }
 
     /// The settings a resume must share with the run that wrote the checkpoint (`--games`,
-    /// `--threads`, `--snapshots`, `--quiet` may change; so may the opening file's path, not its
-    /// content, which is fingerprinted by `run`).
+    /// `--threads`, `--snapshots`, `--quiet` may change; so may the paths of the opening file and
+    /// of `--init`, not their contents, which `run` fingerprints).
     pub fn fingerprint(&self) -> String {
         let mut f = format!(
             "{} {} depth={} min_depth={} eta={:e} lambda={} tables={} init_range={} seed={} random_plies={} max_plies={} cap={} batch={} hash={} every={}",
@@ -358,6 +366,7 @@ impl SelfPlayArgs {
         if self.quiescence_values {
             f.push_str(" node_value=quiescence");
         }
+
         f
     }
 

@@ -13,7 +13,7 @@
 use crate::eval::{Evaluator, FeatureSet};
 use crate::game::{is_quiet, Game, INFINITE, MATE_BOUND};
 use crate::learn::learned::Learned;
-use crate::learn::model::{local_features, LocalFeatures, Model};
+use crate::learn::model::{features_and_fixed, LocalFeatures, Model};
 use crate::search::learner::{LeafSearcher, SearchParams, TrainingResult, TrainingSearch};
 
 /// What the backups of a game did (summed into the metrics).
@@ -61,6 +61,8 @@ pub struct Backup<'a> {
     quiescence: Option<LeafSearcher>,
     buf: Vec<(u32, i32)>,
     feats: LocalFeatures,
+    /// The value of the tables not learned for the features in `feats` (`features_and_fixed`).
+    fixed: f64,
 }
 
 impl<'a> Backup<'a> {
@@ -74,6 +76,7 @@ impl<'a> Backup<'a> {
             quiescence: None,
             buf: Vec::new(),
             feats: Vec::new(),
+            fixed: 0.0,
         }
     }
 
@@ -86,7 +89,12 @@ impl<'a> Backup<'a> {
     /// its own, or (with `value_by_quiescence`) those of its quiescence leaf under `eval` (the
     /// weights of the search), negated when the leaf has the other side to move. Inside an
     /// exchange the static value misses the recapture the bounds see; the quiescence leaf does not.
-    fn node_features<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(&mut self, pos: &G, eval: &E) {
+    fn node_features<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(
+        &mut self,
+        model: &Model,
+        pos: &G,
+        eval: &E,
+    ) {
         let leaf = self
             .quiescence
             .as_mut()
@@ -94,14 +102,29 @@ impl<'a> Backup<'a> {
             .map(|r| r.leaf);
         match leaf {
             Some(l) => {
-                local_features::<G, F>(&l, self.learned, &mut self.buf, &mut self.feats);
+                self.fixed = features_and_fixed::<G, F>(
+                    model,
+                    &l,
+                    self.learned,
+                    &mut self.buf,
+                    &mut self.feats,
+                );
                 if l.side_to_move() != pos.side_to_move() {
                     for f in self.feats.iter_mut() {
                         f.1 = -f.1;
                     }
+                    self.fixed = -self.fixed;
                 }
             }
-            None => local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats),
+            None => {
+                self.fixed = features_and_fixed::<G, F>(
+                    model,
+                    pos,
+                    self.learned,
+                    &mut self.buf,
+                    &mut self.feats,
+                )
+            }
         }
     }
 
@@ -115,7 +138,8 @@ impl<'a> Backup<'a> {
         upper: Option<f64>,
         stats: &mut BackupStats,
     ) -> f64 {
-        local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats);
+        self.fixed =
+            features_and_fixed::<G, F>(model, pos, self.learned, &mut self.buf, &mut self.feats);
         self.bound_error(model, lower, upper, stats)
     }
 
@@ -127,7 +151,7 @@ impl<'a> Backup<'a> {
         upper: Option<f64>,
         stats: &mut BackupStats,
     ) -> f64 {
-        let h = model.value(&self.feats);
+        let h = model.value(&self.feats) + self.fixed;
         let mut d = 0.0;
         if let Some(lo) = lower {
             if h < lo {
@@ -178,7 +202,7 @@ impl<'a> Backup<'a> {
         }
         let mut steps: Vec<(LocalFeatures, f64)> = Vec::new();
         for (pos, lo, hi) in &nodes {
-            self.node_features::<G, F, E>(pos, eval);
+            self.node_features::<G, F, E>(model, pos, eval);
             let d = self.bound_error(model, *lo, *hi, &mut stats);
             if d != 0.0 {
                 steps.push((self.feats.clone(), d));
@@ -216,14 +240,15 @@ impl<'a> Backup<'a> {
         model: &Model,
         pos: &G,
     ) -> (LocalFeatures, f64) {
-        local_features::<G, F>(pos, self.learned, &mut self.buf, &mut self.feats);
+        let fixed =
+            features_and_fixed::<G, F>(model, pos, self.learned, &mut self.buf, &mut self.feats);
         let sign = if pos.side_to_move() == crate::game::Side::First {
             1
         } else {
             -1
         };
         let f: LocalFeatures = self.feats.iter().map(|&(l, c)| (l, sign * c)).collect();
-        let h = model.value(&f);
+        let h = model.value(&f) + f64::from(sign) * fixed;
         (f, h)
     }
 }

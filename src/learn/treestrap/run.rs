@@ -110,12 +110,28 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         ),
         None => (Vec::new(), String::new()),
     };
-    // The opening file's content, not its path, must match on a resume.
-    let fingerprint = format!(
+    // The starting weights: `--init`'s (the tables not learned keep them), or none (zero).
+    let base = match &args.init {
+        Some(p) => Some(crate::learn::init::initial_params_from::<G, F>(
+            Some(p.as_path()),
+            None,
+            None,
+        )?),
+        None => None,
+    };
+    // The opening file's and the starting weights' contents, not their paths, must match on a
+    // resume (named only when set, so that older checkpoints still resume).
+    let mut fingerprint = format!(
         "{} openings={:016x}",
         args.fingerprint(),
         crate::eval::format::checksum(book_text.as_bytes())
     );
+    if let Some(b) = &base {
+        fingerprint.push_str(&format!(
+            " init={:016x}",
+            crate::eval::format::checksum(bytemuck::cast_slice(b))
+        ));
+    }
     let ckpt_path = dir.join("checkpoint.bin");
     let metrics_path = dir.join("metrics.jsonl");
     let resuming = args.resume && ckpt_path.exists();
@@ -143,7 +159,8 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             c.iteration
         );
         (
-            Model::from_theta::<G, F>(&learned, theta),
+            // The checkpoint's full parameter vector holds the tables not learned (`--init`'s).
+            Model::over_base::<G, F>(&learned, &c.params, theta),
             avg,
             c.iteration as u64,
             c.metrics_lines,
@@ -153,7 +170,10 @@ pub fn run<G: Game, F: FeatureSet<G>>(
             std::fs::remove_file(&metrics_path)
                 .map_err(|e| format!("{}: {e}", metrics_path.display()))?;
         }
-        let m = Model::random::<G, F>(&learned, args.init_range, args.seed);
+        let m = match &base {
+            Some(b) => Model::random_over_base::<G, F>(&learned, b, args.init_range, args.seed),
+            None => Model::random::<G, F>(&learned, args.init_range, args.seed),
+        };
         m.weights::<G, F>(&provenance::<G, F>(args, 0, false))?
             .write(&dir.join("initial.kwt"))?;
         let avg = if args.average > 0 {
@@ -168,7 +188,13 @@ pub fn run<G: Game, F: FeatureSet<G>>(
         "info string learn: {} on {} from {} weights ({} learned), {} openings, depth {}, {} threads",
         args.variant.name(),
         G::NAME,
-        if resuming { "checkpointed" } else { "random" },
+        if resuming {
+            "checkpointed"
+        } else if args.init.is_some() {
+            "--init's"
+        } else {
+            "random"
+        },
         learned.n_local,
         book.len(),
         args.depth,
@@ -215,7 +241,8 @@ pub fn run<G: Game, F: FeatureSet<G>>(
                 w.write(&dir.join(format!("weights_{done}.kwt")))?;
             }
             if args.average > 0 {
-                let wa = Model::from_theta::<G, F>(&learned, avg.clone())
+                // Over the current parameters: the tables not learned are `--init`'s (or zero).
+                let wa = Model::over_base::<G, F>(&learned, &model.params, avg.clone())
                     .weights::<G, F>(&provenance::<G, F>(args, done, true))?;
                 wa.write(&dir.join("weights_avg.kwt"))?;
                 if args.snapshots.contains(&done) {
@@ -385,6 +412,7 @@ fn provenance<G: Game, F: FeatureSet<G>>(
             "eta": args.eta,
             "lambda": args.lambda,
             "init_range": args.init_range,
+            "init": args.init.as_ref().map(|p| p.display().to_string()),
             "seed": args.seed,
             "random_plies": args.random_plies,
             "max_plies": args.max_plies,

@@ -564,8 +564,10 @@ fn init_keeps_the_tables_not_learned_and_a_resume_checks_them() {
         .write(&file)
         .unwrap();
     let run = tmpdir("init-run");
-    let args = |games: &'static str| -> Vec<String> {
-        [
+    // The run's arguments: `games` games, KP learned from exactly the start, with the file or
+    // without it; `--resume` appended when asked.
+    let args = |games: &str, init: bool, resume: bool| -> Vec<String> {
+        let mut a: Vec<String> = [
             "--games",
             games,
             "--tables",
@@ -574,18 +576,21 @@ fn init_keeps_the_tables_not_learned_and_a_resume_checks_them() {
             "0",
             "--average",
             "2",
-            "--init",
         ]
         .iter()
         .map(|s| s.to_string())
-        .chain([file.display().to_string()])
-        .collect()
+        .collect();
+        if init {
+            a.extend(["--init".to_string(), file.display().to_string()]);
+        }
+        if resume {
+            a.push("--resume".to_string());
+        }
+        a
     };
-    let a2 = args("2");
-    finish(learn(
-        &run,
-        &a2.iter().map(String::as_str).collect::<Vec<_>>(),
-    ));
+    let start =
+        |dir: &Path, a: Vec<String>| learn(dir, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    finish(start(&run, args("2", true, false)));
     let init = params_of(&run.join("initial.kwt"));
     assert_eq!(
         init,
@@ -606,30 +611,15 @@ fn init_keeps_the_tables_not_learned_and_a_resume_checks_them() {
             "{f}: the other tables stay zero"
         );
     }
-    // The same run without --init learns other KP weights: the fixed material is in every H.
+    // Without the file the games are played and valued without piece values: other KP weights.
     let zero = tmpdir("init-zero");
-    finish(learn(
-        &zero,
-        &[
-            "--games",
-            "2",
-            "--tables",
-            "kp",
-            "--init-range",
-            "0",
-            "--average",
-            "2",
-        ],
-    ));
+    finish(start(&zero, args("2", false, false)));
     assert_ne!(
         params_of(&zero.join("weights.kwt"))[m_end..kp_end],
         params_of(&run.join("weights.kwt"))[m_end..kp_end]
     );
     // A resume goes on from the file's weights; with another file's it is refused.
-    let a4 = args("4");
-    let mut resume: Vec<&str> = a4.iter().map(String::as_str).collect();
-    resume.push("--resume");
-    finish(learn(&run, &resume));
+    finish(start(&run, args("4", true, true)));
     assert_eq!(params_of(&run.join("weights.kwt"))[..m_end], init[..m_end]);
     let mut other = target_params();
     other[0] += 32;
@@ -637,10 +627,9 @@ fn init_keeps_the_tables_not_learned_and_a_resume_checks_them() {
         .unwrap()
         .write(&file)
         .unwrap();
-    let a6 = args("6");
-    let mut resume: Vec<&str> = a6.iter().map(String::as_str).collect();
-    resume.push("--resume");
-    let out = learn(&run, &resume).wait_with_output().unwrap();
+    let out = start(&run, args("6", true, true))
+        .wait_with_output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("other settings"),

@@ -37,11 +37,7 @@ impl Model {
     /// Small random weights, uniform in ±`range` weight units, from `seed`; tables not learned
     /// stay at zero.
     pub fn random<G: Game, F: FeatureSet<G>>(learned: &Learned, range: i32, seed: u64) -> Self {
-        let mut rng = SplitMix64::new(seed ^ 0x7472_6565_7374_7261);
-        let theta: Vec<f64> = (0..learned.n_local)
-            .map(|_| rng.symmetric(range.max(0)) as f64)
-            .collect();
-        Self::from_theta::<G, F>(learned, theta)
+        Self::from_theta::<G, F>(learned, noise(learned.n_local, range, seed))
     }
 
     /// `base`'s values plus small random ones (uniform in ±`range`, from `seed`, the same draws
@@ -52,8 +48,7 @@ impl Model {
         range: i32,
         seed: u64,
     ) -> Self {
-        let noise = Self::random::<G, F>(learned, range, seed).theta;
-        let theta = noise
+        let theta = noise(learned.n_local, range, seed)
             .iter()
             .enumerate()
             .map(|(l, n)| base[learned.global(l)] as f64 + n)
@@ -174,6 +169,12 @@ fn zero_tables<G: Game, F: FeatureSet<G>>(learned: &Learned, params: &[i32]) -> 
             !is_learned && params.get(a..b).is_some_and(|p| p.iter().all(|&v| v == 0))
         })
         .collect()
+}
+
+/// `n` small random weights, uniform in ±`range` weight units, from `seed`.
+fn noise(n: usize, range: i32, seed: u64) -> Vec<f64> {
+    let mut rng = SplitMix64::new(seed ^ 0x7472_6565_7374_7261);
+    (0..n).map(|_| rng.symmetric(range.max(0)) as f64).collect()
 }
 
 /// The integer weight a float weight plays as.

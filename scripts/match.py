@@ -22,6 +22,10 @@ All statistics are from engine 1's point of view.  Writes <out>/summary.json
 and records (<out>/csa/game_NNNN.csa for shogi, <out>/games.pgn for chess).
 Run with --help for every option; statistics are documented in
 scripts/matchlib/stats.py.
+
+An engine that answers its options with `info string error: …` before `readyok` (kishi does so
+for a weight file it cannot load, and keeps its current evaluation) ends the match before its
+first game with a fatal error (exit 2): the games would be recorded under the wrong label.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ when legal moves exist loses as an illegal move; a dead process is a crash.
 from __future__ import annotations
 
 import concurrent.futures
+import logging
 import os
 import signal
 import time
@@ -24,7 +25,8 @@ import chess
 import chess.engine
 
 from .timecontrol import Clocks
-from .usi_shogi import MATE_SCORE, Adjudication, GameOutcome, ResignTracker, make_clocks, split_command
+from .usi_shogi import (MATE_SCORE, Adjudication, EngineSetupError, GameOutcome, ResignTracker, make_clocks,
+                        split_command)
 
 
 class UCIEngine:
@@ -56,7 +58,27 @@ class UCIEngine:
                 else:
                     opts[k] = v
             self.engine.configure(opts)
-        self.engine.ping()
+        # As for USI (`usi_shogi.EngineSetupError`): an `info string error` before `readyok`
+        # means an option was not applied. python-chess logs such lines as unexpected output of
+        # the ping; catch this engine's.
+        errors: List[str] = []
+        protocol = self.engine.protocol
+
+        class _Catch(logging.Handler):
+            def emit(self, record: logging.LogRecord) -> None:
+                args = record.args if isinstance(record.args, tuple) else ()
+                if len(args) >= 2 and args[0] is protocol and str(args[1]).startswith("info string error"):
+                    errors.append(str(args[1]))
+
+        catch = _Catch()
+        logger = logging.getLogger("chess.engine")
+        logger.addHandler(catch)
+        try:
+            self.engine.ping()
+        finally:
+            logger.removeHandler(catch)
+        if errors:
+            raise EngineSetupError("; ".join(errors))
 
     def alive(self) -> bool:
         if self.engine is None:

@@ -39,6 +39,10 @@ from .timecontrol import Clocks
 MATE_SCORE = 100000
 
 
+class EngineSetupError(Exception):
+    """The engine reported an error while its options were set (`info string error: …`)."""
+
+
 class EngineCrash(Exception):
     pass
 
@@ -134,7 +138,20 @@ class USIEngine:
             self.name = self.id_name or os.path.basename(self.argv[0])
         for k, v in self.options.items():
             self.send(f"setoption name {k} value {v}")
-        self.isready(self.startup_timeout)
+        # An option the engine could not apply (kishi: a weight file it could not load) is
+        # reported as `info string error: …` and the engine goes on with what it had; a match on
+        # those terms would be recorded under the wrong label, so it is an error here.
+        self.send("isready")
+        deadline = time.monotonic() + self.startup_timeout
+        errors = []
+        while True:
+            line = self._read_until(deadline).strip()
+            if line == "readyok":
+                break
+            if line.startswith("info string error"):
+                errors.append(line)
+        if errors:
+            raise EngineSetupError("; ".join(errors))
 
     def _reader(self, proc: subprocess.Popen, q: "queue.Queue") -> None:
         try:

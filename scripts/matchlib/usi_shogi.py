@@ -141,15 +141,7 @@ class USIEngine:
         # An option the engine could not apply (kishi: a weight file it could not load) is
         # reported as `info string error: …` and the engine goes on with what it had; a match on
         # those terms would be recorded under the wrong label, so it is an error here.
-        self.send("isready")
-        deadline = time.monotonic() + self.startup_timeout
-        errors = []
-        while True:
-            line = self._read_until(deadline).strip()
-            if line == "readyok":
-                break
-            if line.startswith("info string error"):
-                errors.append(line)
+        errors = self.isready(self.startup_timeout)
         if errors:
             raise EngineSetupError("; ".join(errors))
 
@@ -196,12 +188,17 @@ class USIEngine:
             raise EngineCrash("engine closed its output (crashed or quit)")
         return ts, line
 
-    def isready(self, timeout: float = 60.0) -> None:
+    def isready(self, timeout: float = 60.0) -> List[str]:
+        """Waits for `readyok`; returns the `info string error` lines that came before it."""
         self.send("isready")
         deadline = time.monotonic() + timeout
+        errors = []
         while True:
-            if self._read_until(deadline).strip() == "readyok":
-                return
+            line = self._read_until(deadline).strip()
+            if line == "readyok":
+                return errors
+            if line.startswith("info string error"):
+                errors.append(line)
 
     def new_game(self) -> None:
         self.isready(self.startup_timeout)

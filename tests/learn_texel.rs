@@ -316,6 +316,18 @@ fn best_kwt_keeps_the_weights_of_the_lowest_test_loss() {
     assert_eq!(lines[3]["best_iteration"].as_u64(), Some(0), "{metrics}");
     assert_eq!(material_of(&out.join("best.kwt")), start[..10].to_vec());
     assert_ne!(material_of(&out.join("weights.kwt")), start[..10].to_vec());
+    // The final weights name their own held-out loss (the last measurement), as best.kwt does.
+    let w = Weights::load::<ChessPos, ChessFeatures>(
+        &out.join("weights.kwt"),
+        kishi::eval::Verify::All,
+    )
+    .unwrap();
+    let prov: serde_json::Value = serde_json::from_str(w.provenance()).unwrap();
+    assert_eq!(
+        prov["test_loss"].as_str(),
+        Some(format!("{:.6}", losses[3]).as_str()),
+        "{prov}"
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
 //! pawn chains, outposts, king danger; `terms.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
-//! evaluation `trunc((Σ mg·phase + Σ eg·(24 − phase)) / (24·32))`, still linear in the weights.
+//! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
+//! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
+//! the plain taper, unless the material is drawish).
 //!
 //! Weights are in 1/32 centipawn (`WEIGHT_UNIT`), as Bonanza's shogi tables are in 1/32 of its
 //! unit (FV_SCALE): the learner moves a weight by one grid step at a time, and with whole
@@ -17,6 +19,7 @@
 //! are kept incrementally; the positional terms are bitboard work done at `evaluate`.
 
 mod defaults;
+pub mod scale;
 mod terms;
 
 pub use defaults::{
@@ -274,8 +277,10 @@ impl ChessFeatures {
         s
     }
 
-    fn combine(mg: i64, eg: i64, phase: i32) -> i32 {
-        let sum = mg * phase as i64 + eg * (PHASE_MAX - phase) as i64;
+    /// The tapered sum: `(mg·phase·64 + eg·(24 − phase)·sf) / SCALE`, `sf` the endgame scale
+    /// factor (`scale::factor`, 64 = none). With `sf` 64 this is exactly the taper without it.
+    fn combine(mg: i64, eg: i64, phase: i32, sf: i32) -> i32 {
+        let sum = mg * (phase * scale::NORMAL) as i64 + eg * ((PHASE_MAX - phase) * sf) as i64;
         scale_sum(
             sum.clamp(-(i32::MAX as i64), i32::MAX as i64) as i32,
             Self::SCALE,
@@ -295,7 +300,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
     const NAME: &'static str = "kishi-chess";
     // Version 2: weights in 1/32 centipawn (version 1 files were in centipawns).
     const VERSION: u32 = 2;
-    const SCALE: i32 = PHASE_MAX * WEIGHT_UNIT;
+    const SCALE: i32 = PHASE_MAX * WEIGHT_UNIT * scale::NORMAL;
     type Acc = ChessAcc;
 
     fn tables() -> &'static [TableSpec] {
@@ -346,7 +351,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let p = Self::positional(w, b);
         let mg = acc.material[0] as i64 + acc.kp[0][0] as i64 - acc.kp[1][0] as i64 + p[0];
         let eg = acc.material[1] as i64 + acc.kp[0][1] as i64 - acc.kp[1][1] as i64 + p[1];
-        side_sign(pos) * Self::combine(mg, eg, phase(b))
+        side_sign(pos) * Self::combine(mg, eg, phase(b), scale::factor(b))
     }
 
     fn breakdown(w: &Weights, pos: &ChessPos) -> Vec<(String, i32)> {
@@ -354,17 +359,19 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let mut acc = ChessAcc::default();
         Self::refresh_acc(w, b, &mut acc);
         let ph = phase(b);
+        let sf = scale::factor(b);
         let s = side_sign(pos);
         let p = Self::positional(w, b);
         let kp = |i: usize| acc.kp[0][i] as i64 - acc.kp[1][i] as i64;
         vec![
             ("phase".into(), ph),
+            ("endgame scale /64".into(), sf),
             (
                 "material".into(),
-                s * Self::combine(acc.material[0] as i64, acc.material[1] as i64, ph),
+                s * Self::combine(acc.material[0] as i64, acc.material[1] as i64, ph, sf),
             ),
-            ("kp".into(), s * Self::combine(kp(0), kp(1), ph)),
-            ("positional".into(), s * Self::combine(p[0], p[1], ph)),
+            ("kp".into(), s * Self::combine(kp(0), kp(1), ph, sf)),
+            ("positional".into(), s * Self::combine(p[0], p[1], ph, sf)),
             ("total".into(), Self::evaluate(w, pos, &acc)),
         ]
     }
@@ -378,7 +385,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let b = pos.board();
         let stm = side_sign(pos);
         let ph = phase(b);
-        let weight = [ph, PHASE_MAX - ph];
+        let weight = [ph * scale::NORMAL, (PHASE_MAX - ph) * scale::factor(b)];
         let mut push = |idx_mg: usize, idx_eg: usize, count: i32| {
             out.push((idx_mg as u32, count * weight[0]));
             out.push((idx_eg as u32, count * weight[1]));
@@ -459,14 +466,15 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         ]
     }
 
-    /// `chess-texel.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to Stockfish
-    /// 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md): +69 [+27, +113]
-    /// over `chess-ext-j2.kwt` at 5,000 nodes (200 games; docs/learning/texel.md); made by
-    /// scripts/train_shipped.sh.
+    /// `chess-texel-scaled.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
+    /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md), with
+    /// the endgame scale factor in the features: +113 [+72, +158] over `chess-ext-j2.kwt` at
+    /// 5,000 nodes (200 games), +9 [−4, +21] over `chess-texel.kwt` without the factor at 10,000
+    /// nodes (2,000 games; docs/learning/texel.md); made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-texel.kwt",
-            include_bytes!("../../eval_weights/chess-texel.kwt"),
+            "chess-texel-scaled.kwt",
+            include_bytes!("../../eval_weights/chess-texel-scaled.kwt"),
         ))
     }
 

@@ -247,6 +247,11 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         );
         let _ = out.flush();
         if done >= args.iterations {
+            // The final weights were written before their fit was measured: write them again
+            // with it, so that a shipped `weights.kwt` names its held-out loss as `best.kwt` does.
+            model
+                .weights::<G, F>(&provenance::<G, F>(args, done, Some((&tr_fit, &te_fit))))?
+                .write(&dir.join("weights.kwt"))?;
             break;
         }
         drop(te_leaves);

@@ -16,13 +16,11 @@
 //! bishop 3, rook 5, queen 9) and not from the sign of the evaluation, as engines whose scale
 //! factors need not be learned through do.
 
+use super::terms::DARK_SQUARES as DARK;
 use cozy_chess::{get_king_moves, BitBoard, Board, Color, File, Piece, Rank, Square};
 
 /// The factor of a position whose material says nothing special.
 pub const NORMAL: i32 = 64;
-
-/// The dark squares (a1 is dark).
-const DARK: u64 = 0xAA55_AA55_AA55_AA55;
 
 /// Non-pawn material in pawns (knight and bishop 3, rook 5, queen 9).
 fn npm(b: &Board, c: Color) -> i32 {

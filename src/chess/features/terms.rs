@@ -23,7 +23,7 @@ pub(super) struct SideAttacks {
 }
 
 /// The dark squares (a1 is dark); the light squares are the complement.
-const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
+pub(super) const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 

@@ -301,6 +301,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
     // Version 2: weights in 1/32 centipawn (version 1 files were in centipawns).
     const VERSION: u32 = 2;
     const SCALE: i32 = PHASE_MAX * WEIGHT_UNIT * scale::NORMAL;
+    const COUNT_UNIT: i32 = scale::NORMAL;
     type Acc = ChessAcc;
 
     fn tables() -> &'static [TableSpec] {

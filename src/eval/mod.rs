@@ -64,8 +64,14 @@ pub trait FeatureSet<G: Game>: Send + Sync + Sized + 'static {
     /// Feature-set name written in weight files ("bonanza", "kishi-chess").
     const NAME: &'static str;
     const VERSION: u32;
-    /// Divisor of the linear sum (shogi: 32, as Bonanza's FV_SCALE; chess: 24, the taper).
+    /// Divisor of the linear sum (shogi: 32, as Bonanza's FV_SCALE; chess: 24·32·64, the taper,
+    /// the weight unit and the endgame scale factor's denominator).
     const SCALE: i32;
+    /// What one occurrence of a term counts in a feature vector at full weight (chess: 64, the
+    /// denominator of its endgame scale factor, by which every count is multiplied). Learners
+    /// whose rates convert per-evaluation-unit steps into weight units with `SCALE` divide by
+    /// it once per count, so a rate means the same whatever the fixed-point choice.
+    const COUNT_UNIT: i32 = 1;
     type Acc: Clone + Send + Default + 'static;
 
     /// The expanded tables a weight file holds, in a fixed order (indices used by `Weights`).

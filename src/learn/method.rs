@@ -33,6 +33,7 @@ pub trait LearningMethod: Send + Sync {
 
     /// One update of the learned weights `w` from the raw-sum gradient `grad` (sparse: an update
     /// should cost O(touched weights), plus whatever weights it moves without a gradient).
+    /// `scale` is `SCALE / COUNT_UNIT`, the evaluation's divisor per occurrence of a term.
     fn update(
         &mut self,
         w: &mut [i32],

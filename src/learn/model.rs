@@ -3,9 +3,10 @@
 //! the learners that step in floating point (TreeStrap and its baselines, `learn texel`).
 //!
 //! Units: θ is in the feature set's weight units (chess 1/32 cp, shogi 1/32 of Bonanza's unit),
-//! H in evaluation units. A step of rate η moves a weight by η·δ·count·scale, i.e. η·scale² times
-//! the gradient of H per weight unit: η is per evaluation unit², as `learn ct`'s rate, so that it
-//! does not change meaning with the weights' fixed-point resolution.
+//! H in evaluation units. A step of rate η moves a weight by η·δ·count·scale/unit², i.e.
+//! η·(scale/unit)² times the gradient of H per weight unit (`unit`: `FeatureSet::COUNT_UNIT`):
+//! η is per evaluation unit², as `learn ct`'s rate, so that it does not change meaning with the
+//! weights' or the counts' fixed-point resolution.
 
 use crate::eval::rng::SplitMix64;
 use crate::eval::{FeatureSet, Weights};
@@ -20,6 +21,10 @@ pub struct Model {
     /// All parameters of the feature set; the learned ones are `round(theta)`.
     pub params: Vec<i32>,
     pub scale: i32,
+    /// `FeatureSet::COUNT_UNIT`: a step is η·δ·count·scale / unit², so that chess's counts and
+    /// scale, both 64 times the plain taper's, give the steps they gave before the endgame scale
+    /// factor (rates are tuned per evaluation unit, not per fixed-point choice).
+    pub unit: f64,
     /// Per parameter table: not learned and all zero, so never scanned nor expanded when the
     /// play weights are rebuilt (`weights`, after every move of self-play).
     pub zero_tables: Vec<bool>,
@@ -85,6 +90,7 @@ impl Model {
             theta,
             params,
             scale: F::SCALE,
+            unit: F::COUNT_UNIT as f64,
             zero_tables,
             fixed_or_learned,
             has_fixed,
@@ -117,6 +123,11 @@ impl Model {
         Weights::from_params_known_zero::<G, F>(&self.params, &self.zero_tables, provenance)
     }
 
+    /// The factor of a step in weight units per count: `scale / unit²` (see `unit`).
+    pub fn step_scale(&self) -> f64 {
+        self.scale as f64 / (self.unit * self.unit)
+    }
+
     /// H(s) in evaluation units from the side to move's view, for local features.
     pub fn value(&self, feats: &[(u32, i32)]) -> f64 {
         let s: f64 = feats
@@ -126,7 +137,7 @@ impl Model {
         s / self.scale as f64
     }
 
-    /// Adds η_t·`d`·count·scale to every feature's weight (a step of η_t·δ in evaluation units,
+    /// Adds η_t·`d`·count·scale/unit² to every feature's weight (a step of η_t·δ in evaluation units,
     /// η_t the rate of the feature's learned table, `etas` in `learned.tables` order), mirrors the
     /// rounding into `params`, and adds the change to `delta` (the game's total, local index).
     pub fn apply(
@@ -137,7 +148,7 @@ impl Model {
         learned: &Learned,
         delta: &mut [f64],
     ) {
-        let scale = self.scale as f64;
+        let scale = self.step_scale();
         for &(l, c) in feats {
             let l = l as usize;
             let k = etas[learned.table_of(l)] * d * scale;

@@ -527,7 +527,7 @@ impl Driver<'_> {
             if r == 0 {
                 j_before = j / pairs.max(1) as f64;
             }
-            let info = method.update(&mut w, &grads[0], learned, F::SCALE, rng);
+            let info = method.update(&mut w, &grads[0], learned, F::SCALE / F::COUNT_UNIT, rng);
             lambda0 = info.lambda0;
         }
         let (j, pairs) = pass(&w, &mut grads, &*method)?;

@@ -88,7 +88,7 @@ struct Cli {
         default_value = "static"
     )]
     node_value: NodeValue,
-    /// step size η, per evaluation unit² (Δw = η·δ·count·scale in weight units) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
+    /// step size η, per evaluation unit² (Δw = η·δ·count·scale/unit² in weight units; unit: 1 in shogi, 64 in chess) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
     #[arg(long, value_name = "ETA")]
     eta: Option<f64>,
     /// per-table step sizes that replace --eta for those tables, e.g. `material=3e-11` (shogi's

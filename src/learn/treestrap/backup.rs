@@ -297,7 +297,7 @@ impl TdLeaf {
         }
         stats.nodes_updated += 1;
         // The trace holds Σ λ^k ∇H in count units.
-        let scale = model.scale as f64;
+        let scale = model.step_scale();
         for &l in &self.touched {
             let li = l as usize;
             let k = etas[learned.table_of(li)] * d * scale;

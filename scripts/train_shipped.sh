@@ -8,6 +8,7 @@
 #                                            # chess-ext from chess-obj-j2.kwt,
 #                                            # chess-ext-j2 from chess-ext.kwt,
 #                                            # chess-texel-scaled from chess-ext-j2.kwt,
+#                                            # chess-texel-kd from chess-ext-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
 #                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
 #                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
@@ -118,7 +119,10 @@ fi
 # scores of positions of the 2400+ games, data/chess/README.md; quiet positions only, Stockfish's
 # scores x1.5, L2 towards the start; docs/learning/texel.md), with the features as they are since
 # the endgame scale factor (src/chess/features/scale.rs): the final weights, which were measured.
-# The built-in chess default; measured against chess-ext-j2.kwt.
+# Measured against chess-ext-j2.kwt. It was learned before the king_danger table existed: the
+# tables named here are the ones it learned (a zero king_danger table adds exactly nothing), so
+# this reproduces its tables, checksums equal (checked on 2026-11-29; the file has no
+# king_danger table, as the shipped one).
 # (eval_weights/chess-texel.kwt, the default before it, came from the same command before the
 # scale factor, commit c8071e0; the chess files above it, too, were learned without the factor,
 # so running their targets today gives other weights.)
@@ -126,8 +130,18 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-scaled "* 
   PICK=weights.kwt train chess-texel-scaled texel --game chess \
     --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
     --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
-    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
+    --tables material,kp,positional,positional_ext
   measure chess-texel-scaled chess eval_weights/chess-ext-j2.kwt
+fi
+# Chess: the same command with the king_danger table (src/chess/features/terms.rs) learned too,
+# from zero. The built-in chess default; measured against chess-ext-j2.kwt.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-kd "* ]]; then
+  PICK=weights.kwt train chess-texel-kd texel --game chess \
+    --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
+    --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096
+  measure chess-texel-kd chess eval_weights/chess-ext-j2.kwt
 fi
 
 # Shogi: e_AB (material + KP) by MMTO from Bonanza 6's piece values, on the GPS book positions and

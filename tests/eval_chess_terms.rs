@@ -82,3 +82,33 @@ fn king_danger_and_safe_checks() {
     assert_eq!(w[E_PAWN_STORM], 2);
     assert_eq!(w[E_KING_OPEN_FILES], 0);
 }
+
+/// The king-danger index worked out by hand on a queen and knight attack on a castled king, and
+/// nothing without an attack.
+#[test]
+fn king_danger_counts_its_index() {
+    // White queen h5 and knight g5 against the black king g8 behind f7 g7 h7. Zone {f8 g8 h8 f7
+    // g7 h7}: the queen hits h7 and f7, the knight f7 and h7 (2 attackers, weights 10 + 81;
+    // 4 zone attacks); f7 and h7 are defended by the king alone (2 weak); the queen's checks
+    // Qxf7 and Qxh7 are covered by the king (2 unsafe, no safe check). Index: 2·91 + 69·4 +
+    // 185·2 + 148·2 + 37 = 1161, counted 1161²/16384 = 82 and 1161/64 = 18.
+    let fen = "6k1/5ppp/8/6NQ/8/8/8/4K3 w - - 0 1";
+    let pos = kishi::chess::ChessPos::from_text(fen).expect("valid");
+    assert_eq!(king_danger_counts(&pos, true), [82, 18]);
+    // Black has nothing against the white king (and no queen): no danger.
+    assert_eq!(king_danger_counts(&pos, false), [0, 0]);
+    // The knight alone is one attacker without a queen: not counted (its index, 81 + 69·2 +
+    // 185·2 − 873 + 37, would be below 100 anyway).
+    let knight =
+        kishi::chess::ChessPos::from_text("6k1/5ppp/8/6N1/8/8/8/4K3 w - - 0 1").expect("valid");
+    assert_eq!(king_danger_counts(&knight, true), [0, 0]);
+    // The queen alone is one attacker with a queen, which the index counts: 10 + 69·2 + 185·2 +
+    // 148·2 + 37 = 851, counted 851²/16384 = 44 and 851/64 = 13.
+    let queen =
+        kishi::chess::ChessPos::from_text("6k1/5ppp/8/7Q/8/8/8/4K3 w - - 0 1").expect("valid");
+    assert_eq!(king_danger_counts(&queen, true), [44, 13]);
+    // The start position: no piece reaches a king zone.
+    let start = kishi::chess::ChessPos::from_text("startpos").expect("valid");
+    assert_eq!(king_danger_counts(&start, true), [0, 0]);
+    assert_eq!(king_danger_counts(&start, false), [0, 0]);
+}

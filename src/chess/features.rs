@@ -3,7 +3,9 @@
 //! count, passed pawns by rank, isolated and doubled pawns, king shelter, king-zone attacks by
 //! piece type, bishop pair, rook on an open or half-open file, tempo) and, in the optional
 //! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
-//! pawn chains, outposts, king danger; `terms.rs`). Every weight comes in a
+//! pawn chains, outposts, king danger; `terms.rs`) and, in the optional `king_danger` table, a
+//! king-danger index scored through its square (the one term not linear in the board's counts,
+//! still linear in the weights). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
 //! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
@@ -47,6 +49,7 @@ pub const T_MATERIAL: usize = 0;
 pub const T_KP: usize = 1;
 pub const T_POS: usize = 2;
 pub const T_EXT: usize = 3;
+pub const T_KD: usize = 4;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -104,7 +107,19 @@ pub const E_SAFE_CHECK_B: usize = E_SAFE_CHECK_N + 1;
 pub const E_SAFE_CHECK_R: usize = E_SAFE_CHECK_N + 2;
 pub const E_SAFE_CHECK_Q: usize = E_SAFE_CHECK_N + 3;
 
-static TABLES: [TableSpec; 4] = [
+// King danger (table `king_danger`, one weight each per phase): a hand-shaped danger index `d`
+// of the attacks on the enemy king (`terms::king_danger`), counted as `d² / 16384` and `d / 64`,
+// so that a learned weight prices its square (the way classical engines score king danger)
+// and its linear part; counted from the attacking side.
+pub const KD_QUADRATIC: usize = 0;
+pub const KD_LINEAR: usize = 1;
+pub const N_KD: usize = 2;
+pub const KD_QUADRATIC_DIV: i32 = 16384;
+pub const KD_LINEAR_DIV: i32 = 64;
+/// The index's cap (counts stay far inside i32 in the learner's features).
+pub const KD_MAX: i32 = 6000;
+
+static TABLES: [TableSpec; 5] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -129,13 +144,20 @@ static TABLES: [TableSpec; 4] = [
         dims: &[2, N_EXT as u32],
         required: false,
     },
+    TableSpec {
+        name: "king_danger",
+        elem: Elem::I32,
+        dims: &[2, N_KD as u32],
+        required: false,
+    },
 ];
 
 pub const OFF_KP: usize = 10;
 pub const N_KP: usize = 2 * 64 * KP_COND;
 pub const OFF_POS: usize = OFF_KP + N_KP;
 pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
-pub const N_PARAMS: usize = OFF_EXT + 2 * N_EXT;
+pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
+pub const N_PARAMS: usize = OFF_KD + 2 * N_KD;
 
 /// Material and KP sums (white's view for material; each king's owner's view for KP), per phase.
 #[derive(Clone, Debug, Default)]
@@ -242,10 +264,11 @@ impl ChessFeatures {
     fn positional(w: &Weights, b: &Board) -> [i64; 2] {
         let pos = w.i32(T_POS);
         let ext = w.i32(T_EXT);
-        if pos.is_empty() && ext.is_empty() {
+        let kd = w.i32(T_KD);
+        if pos.is_empty() && ext.is_empty() && kd.is_empty() {
             return [0, 0];
         }
-        let with_ext = !ext.is_empty();
+        let with_ext = !ext.is_empty() || !kd.is_empty();
         let maps = Self::maps(b, with_ext);
         let mut s = [0i64; 2];
         for (i, view) in COLORS.into_iter().enumerate() {
@@ -255,8 +278,10 @@ impl ChessFeatures {
                 // code path keeps the evaluation and the feature vector identical).
                 let (table, t, len) = if t < N_POS {
                     (pos, t, N_POS)
-                } else {
+                } else if t < N_POS + N_EXT {
                     (ext, t - N_POS, N_EXT)
+                } else {
+                    (kd, t - N_POS - N_EXT, N_KD)
                 };
                 if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
                     s[0] += sign * n as i64 * mg as i64;
@@ -413,7 +438,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let maps = Self::maps(b, true);
         for (i, view) in COLORS.into_iter().enumerate() {
             let sign = stm * if i == 0 { 1 } else { -1 };
-            let mut c = [0i32; N_POS + N_EXT];
+            let mut c = [0i32; N_POS + N_EXT + N_KD];
             terms::counts(b, view, &maps, true, |t, n| c[t] += n);
             for (t, &n) in c.iter().enumerate() {
                 if n == 0 {
@@ -421,9 +446,12 @@ impl FeatureSet<ChessPos> for ChessFeatures {
                 }
                 if t < N_POS {
                     push(OFF_POS + t, OFF_POS + N_POS + t, sign * n);
-                } else {
+                } else if t < N_POS + N_EXT {
                     let e = t - N_POS;
                     push(OFF_EXT + e, OFF_EXT + N_EXT + e, sign * n);
+                } else {
+                    let k = t - N_POS - N_EXT;
+                    push(OFF_KD + k, OFF_KD + N_KD + k, sign * n);
                 }
             }
         }
@@ -449,7 +477,8 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             OwnedTable::I32(params[..OFF_KP].to_vec()),
             OwnedTable::I16(params[OFF_KP..OFF_POS].iter().map(sat).collect()),
             OwnedTable::I32(params[OFF_POS..OFF_EXT].to_vec()),
-            OwnedTable::I32(params[OFF_EXT..].to_vec()),
+            OwnedTable::I32(params[OFF_EXT..OFF_KD].to_vec()),
+            OwnedTable::I32(params[OFF_KD..].to_vec()),
         ])
     }
 
@@ -464,18 +493,22 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             None,
             Some(OwnedTable::I32(default_positional())),
             Some(OwnedTable::I32(default_positional_ext())),
+            // No hand-set king danger: the hand-set evaluation is that of the files learned
+            // before the table existed (they read it as zeros), and the learner sets it.
+            None,
         ]
     }
 
-    /// `chess-texel-scaled.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
+    /// `chess-texel-kd.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
     /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md), with
-    /// the endgame scale factor in the features: +113 [+72, +158] over `chess-ext-j2.kwt` at
-    /// 5,000 nodes (200 games), +9 [−4, +21] over `chess-texel.kwt` without the factor at 10,000
-    /// nodes (2,000 games; docs/learning/texel.md); made by scripts/train_shipped.sh.
+    /// the endgame scale factor and the king-danger index in the features: +12 [−0, +24] over
+    /// `chess-texel-scaled.kwt` (the default before it) at 10,000 nodes (2,000 games), +94
+    /// [+52, +140] over `chess-ext-j2.kwt` at 5,000 nodes (200 games; docs/learning/texel.md);
+    /// made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-texel-scaled.kwt",
-            include_bytes!("../../eval_weights/chess-texel-scaled.kwt"),
+            "chess-texel-kd.kwt",
+            include_bytes!("../../eval_weights/chess-texel-kd.kwt"),
         ))
     }
 
@@ -487,8 +520,10 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             ("kp", (i - OFF_KP) as u32)
         } else if i < OFF_EXT {
             ("positional", (i - OFF_POS) as u32)
-        } else {
+        } else if i < OFF_KD {
             ("positional_ext", (i - OFF_EXT) as u32)
+        } else {
+            ("king_danger", (i - OFF_KD) as u32)
         }
     }
 }
@@ -501,8 +536,23 @@ pub fn ext_counts(pos: &ChessPos, white: bool) -> [i32; N_EXT] {
     let maps = ChessFeatures::maps(b, true);
     let mut c = [0i32; N_EXT];
     terms::counts(b, view, &maps, true, |t, n| {
-        if t >= N_POS {
+        if (N_POS..N_POS + N_EXT).contains(&t) {
             c[t - N_POS] += n;
+        }
+    });
+    c
+}
+
+/// The counts of one side's king-danger terms (`white` attacking black's king, or black
+/// attacking white's): what the `king_danger` weights multiply.
+pub fn king_danger_counts(pos: &ChessPos, white: bool) -> [i32; N_KD] {
+    let b = pos.board();
+    let view = if white { Color::White } else { Color::Black };
+    let maps = ChessFeatures::maps(b, true);
+    let mut c = [0i32; N_KD];
+    terms::counts(b, view, &maps, true, |t, n| {
+        if t >= N_POS + N_EXT {
+            c[t - N_POS - N_EXT] += n;
         }
     });
     c

@@ -93,6 +93,9 @@ pub fn random_params(seed: u64, spread: i32) -> Vec<i32> {
     for v in default_positional_ext() {
         p.push(v + rng.symmetric(8));
     }
+    for _ in 0..2 * N_KD {
+        p.push(rng.symmetric(8));
+    }
     p
 }
 

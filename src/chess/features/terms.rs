@@ -72,6 +72,56 @@ impl SideAttacks {
     }
 }
 
+/// Attacker weights by piece (knight, bishop, rook, queen) in the king-danger index: the values of
+/// classical engines (Stockfish 11's `KingAttackWeights`), in its units.
+const KD_ATTACKER_WEIGHT: [i32; 4] = [81, 52, 44, 10];
+
+/// What the king-danger index is made of, for one side attacking the other's king.
+pub(super) struct KingAttack {
+    /// Pieces attacking the king zone (the king's square and its neighbours).
+    pub attackers: i32,
+    /// The sum of their `KD_ATTACKER_WEIGHT`s.
+    pub attacker_weight: i32,
+    /// Their attacks on zone squares, counted per piece.
+    pub zone_attacks: i32,
+    /// Zone squares attacked and defended by the king or queen only.
+    pub weak: i32,
+    /// Squares a knight, bishop, rook or queen could check from, not defended by the king's side.
+    pub safe_checks: [i32; 4],
+    /// Checking squares the king's side defends.
+    pub unsafe_checks: i32,
+    /// Whether the attacking side has a queen.
+    pub queen: bool,
+}
+
+/// The king-danger index: the shape of Stockfish 11's `kingDanger` (attackers × their weight,
+/// zone attacks, weak zone squares, checks; far less without a queen), with its hand-set
+/// coefficients. 0 when the king is not in danger (index ≤ 100). The evaluation scores it by
+/// learned weights on its square and on itself (`king_danger` table), so the learner sets how
+/// much danger costs, and the index sets only which attacks add up.
+pub(super) fn king_danger(k: &KingAttack) -> i32 {
+    let check = |c: i32, w: i32| match c {
+        0 => 0,
+        1 => w,
+        _ => w * 3 / 2,
+    };
+    let d = k.attackers * k.attacker_weight
+        + 69 * k.zone_attacks
+        + 185 * k.weak
+        + 148 * k.unsafe_checks
+        + check(k.safe_checks[0], 792)
+        + check(k.safe_checks[1], 645)
+        + check(k.safe_checks[2], 1084)
+        + check(k.safe_checks[3], 772)
+        - if k.queen { 0 } else { 873 }
+        + 37;
+    if d > 100 {
+        d.min(KD_MAX)
+    } else {
+        0
+    }
+}
+
 /// Chebyshev distance (king moves) between two squares.
 #[inline]
 fn distance(a: Square, b: Square) -> i32 {
@@ -137,15 +187,22 @@ pub(super) fn counts(
     let safe = !(own | pawn_att);
     let their_king = b.king(them);
     let zone = get_king_moves(their_king) | their_king.bitboard();
-    // Pieces of `view` attacking the enemy king zone (the king-danger term's attacker count).
+    // Pieces of `view` attacking the enemy king zone (the king-danger terms' attacker count),
+    // the sum of their attacker weights and of their attacks on the zone.
     let mut attackers = 0usize;
+    let mut attacker_weight = 0i32;
+    let mut zone_attacks = 0i32;
     // Mobility (safe squares, capped) and king-zone attacks of one piece.
-    let mut attack = |add: &mut dyn FnMut(usize, i32), att: BitBoard, base, max, slot| {
+    let mut attack = |add: &mut dyn FnMut(usize, i32), att: BitBoard, base, max, slot: usize| {
         let m = ((att & safe).len() as usize).min(max);
         add(base + m, 1);
         let z = (att & zone).len() as i32;
         add(P_KING_ATTACK + slot, z);
         attackers += usize::from(z > 0);
+        if z > 0 {
+            attacker_weight += KD_ATTACKER_WEIGHT[slot];
+            zone_attacks += z;
+        }
     };
     for sq in b.colored_pieces(view, Piece::Knight) {
         attack(&mut add, get_knight_moves(sq), P_MOB_N, 8, 0);
@@ -312,16 +369,38 @@ pub(super) fn counts(
     let check_safe = !own & !th.all;
     let diag = get_bishop_moves(their_king, occ);
     let line = get_rook_moves(their_king, occ);
-    add(
-        N_POS + E_SAFE_CHECK_N,
-        n(get_knight_moves(their_king) & us.knight & check_safe),
-    );
-    add(N_POS + E_SAFE_CHECK_B, n(diag & us.bishop & check_safe));
-    add(N_POS + E_SAFE_CHECK_R, n(line & us.rook & check_safe));
-    add(
-        N_POS + E_SAFE_CHECK_Q,
-        n((diag | line) & us.queen & check_safe),
-    );
+    let checks = [
+        get_knight_moves(their_king) & us.knight,
+        diag & us.bishop,
+        line & us.rook,
+        (diag | line) & us.queen,
+    ];
+    for (i, c) in checks.iter().enumerate() {
+        add(N_POS + E_SAFE_CHECK_N + i, n(*c & check_safe));
+    }
+    // The king-danger index (table `king_danger`): the interaction the linear terms above cannot
+    // express, scored through its square. Only for an attack of two pieces, or one with a queen
+    // on the board (Stockfish 11's gate): most positions skip the work.
+    let queen = !b.colored_pieces(view, Piece::Queen).is_empty();
+    if attackers >= 2 || (attackers == 1 && queen) {
+        let danger = king_danger(&KingAttack {
+            attackers: attackers as i32,
+            attacker_weight,
+            zone_attacks,
+            // Zone squares `view` attacks that only the king or queen defend.
+            weak: n(zone & us.all & !(th.pawn | th.minor | th.rook)),
+            safe_checks: checks.map(|c| n(c & check_safe)),
+            unsafe_checks: checks.iter().map(|&c| n(c & !own & th.all)).sum(),
+            queen,
+        });
+        if danger > 0 {
+            add(
+                N_POS + N_EXT + KD_QUADRATIC,
+                danger * danger / KD_QUADRATIC_DIV,
+            );
+            add(N_POS + N_EXT + KD_LINEAR, danger / KD_LINEAR_DIV);
+        }
+    }
     // Own king: files around it without an own pawn, and enemy pawns storming them.
     let mut open = 0;
     for file_sq in kf & Rank::First.bitboard() {

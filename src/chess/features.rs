@@ -528,32 +528,29 @@ impl FeatureSet<ChessPos> for ChessFeatures {
     }
 }
 
-/// The counts of one side's extended terms (`white` or black) in a position: what the
-/// `positional_ext` weights multiply (tests check them on hand-made positions).
-pub fn ext_counts(pos: &ChessPos, white: bool) -> [i32; N_EXT] {
+/// One side's counts of the `N` terms from index `first` on (`white` or black; indices as
+/// `terms::counts` gives them), shifted to start at 0.
+fn side_counts<const N: usize>(pos: &ChessPos, white: bool, first: usize) -> [i32; N] {
     let b = pos.board();
     let view = if white { Color::White } else { Color::Black };
     let maps = ChessFeatures::maps(b, true);
-    let mut c = [0i32; N_EXT];
+    let mut c = [0i32; N];
     terms::counts(b, view, &maps, true, |t, n| {
-        if (N_POS..N_POS + N_EXT).contains(&t) {
-            c[t - N_POS] += n;
+        if (first..first + N).contains(&t) {
+            c[t - first] += n;
         }
     });
     c
 }
 
+/// The counts of one side's extended terms (`white` or black) in a position: what the
+/// `positional_ext` weights multiply (tests check them on hand-made positions).
+pub fn ext_counts(pos: &ChessPos, white: bool) -> [i32; N_EXT] {
+    side_counts(pos, white, N_POS)
+}
+
 /// The counts of one side's king-danger terms (`white` attacking black's king, or black
 /// attacking white's): what the `king_danger` weights multiply.
 pub fn king_danger_counts(pos: &ChessPos, white: bool) -> [i32; N_KD] {
-    let b = pos.board();
-    let view = if white { Color::White } else { Color::Black };
-    let maps = ChessFeatures::maps(b, true);
-    let mut c = [0i32; N_KD];
-    terms::counts(b, view, &maps, true, |t, n| {
-        if t >= N_POS + N_EXT {
-            c[t - N_POS - N_EXT] += n;
-        }
-    });
-    c
+    side_counts(pos, white, N_POS + N_EXT)
 }

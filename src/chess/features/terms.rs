@@ -361,10 +361,11 @@ pub(super) fn counts(
     // King danger against the opponent's king: the attacker count (non-linear by one-hot, with
     // and without a queen) and the safe checks by piece type.
     let slot = attackers.min(5);
-    if b.colored_pieces(view, Piece::Queen).is_empty() {
-        add(N_POS + E_KING_ATTACKERS_NOQ + slot, 1);
-    } else {
+    let queen = !b.colored_pieces(view, Piece::Queen).is_empty();
+    if queen {
         add(N_POS + E_KING_ATTACKERS_Q + slot, 1);
+    } else {
+        add(N_POS + E_KING_ATTACKERS_NOQ + slot, 1);
     }
     let check_safe = !own & !th.all;
     let diag = get_bishop_moves(their_king, occ);
@@ -381,7 +382,6 @@ pub(super) fn counts(
     // The king-danger index (table `king_danger`): the interaction the linear terms above cannot
     // express, scored through its square. Only for an attack of two pieces, or one with a queen
     // on the board (Stockfish 11's gate): most positions skip the work.
-    let queen = !b.colored_pieces(view, Piece::Queen).is_empty();
     if attackers >= 2 || (attackers == 1 && queen) {
         let danger = king_danger(&KingAttack {
             attackers: attackers as i32,

@@ -126,13 +126,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
 
         let (mut moves, mut scores) = self.take_bufs(ply);
-        self.buf.positions[ply].legal_moves(&mut moves);
-        if moves.is_empty() {
-            self.give_back_bufs(ply, moves, scores);
-            return match self.buf.positions[ply].position_outcome() {
-                Some(Outcome::Draw(_)) => self.draw_score(ply),
-                _ => mated_in(ply),
-            };
+        // The table's move, when legal here, is searched before any move is generated or scored:
+        // at most cut nodes it is the cut-off, and then the generation, the scoring (SEE of every
+        // capture) and the selection are never needed. The other moves are scored after it, with
+        // the history its subtree updated.
+        let mut tt_first = if tt_move != 0 && tt_move != excluded {
+            self.buf.positions[ply].decode_move(tt_move)
+        } else {
+            None
+        };
+        let mut generated = tt_first.is_none();
+        if generated {
+            self.buf.positions[ply].legal_moves(&mut moves);
+            if moves.is_empty() {
+                self.give_back_bufs(ply, moves, scores);
+                return match self.buf.positions[ply].position_outcome() {
+                    Some(Outcome::Draw(_)) => self.draw_score(ply),
+                    _ => mated_in(ply),
+                };
+            }
         }
         // The moves one and two plies back (NO_PREV after a null move or before the root).
         let prevs = [
@@ -151,19 +163,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             NO_PREV => 0,
             h => self.buf.tables.counter[h],
         };
-        ordering::score_moves(
-            &self.buf.positions[ply],
-            &moves,
-            &mut scores,
-            tt_move,
-            self.buf.killers[ply],
-            counter,
-            &self.buf.tables,
-            [
-                self.buf.tables.cont_row(prevs[0]),
-                self.buf.tables.cont_row(prevs[1]),
-            ],
-        );
+        if generated {
+            self.score_moves(ply, &moves, &mut scores, tt_move, counter, prevs);
+        }
         self.buf.killers[ply + 1] = [0; 2];
 
         let mut best = -INFINITE;
@@ -175,13 +177,28 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut n_capts = 0;
         let mut n_quiets = 0;
         let mut i = 0;
-        while let Some((mv, mscore)) =
-            ordering::pick(&mut moves, &mut scores, i, &mut self.buf.sort_scratch)
-        {
-            i += 1;
+        let tt_searched = tt_first.is_some();
+        loop {
+            let (mv, mscore) = match tt_first.take() {
+                Some(mv) => (mv, ordering::SCORE_TT),
+                None => {
+                    if !generated {
+                        generated = true;
+                        self.buf.positions[ply].legal_moves(&mut moves);
+                        self.score_moves(ply, &moves, &mut scores, tt_move, counter, prevs);
+                    }
+                    match ordering::pick(&mut moves, &mut scores, i, &mut self.buf.sort_scratch) {
+                        Some(picked) => {
+                            i += 1;
+                            picked
+                        }
+                        None => break,
+                    }
+                }
+            };
             let pos = &self.buf.positions[ply];
             let code = G::encode_move(mv);
-            if code == excluded {
+            if code == excluded || (tt_searched && generated && code == tt_move) {
                 continue;
             }
             let tactical = pos.is_tactical(mv);
@@ -330,6 +347,31 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.store_tt(key, best, beta, best_code, eval, depth, ply);
         }
         best
+    }
+
+    /// Scores the generated moves of the node at `ply` for `ordering::pick`.
+    fn score_moves(
+        &self,
+        ply: usize,
+        moves: &[G::Move],
+        scores: &mut Vec<i32>,
+        tt_move: u16,
+        counter: u16,
+        prevs: [usize; 2],
+    ) {
+        ordering::score_moves(
+            &self.buf.positions[ply],
+            moves,
+            scores,
+            tt_move,
+            self.buf.killers[ply],
+            counter,
+            &self.buf.tables,
+            [
+                self.buf.tables.cont_row(prevs[0]),
+                self.buf.tables.cont_row(prevs[1]),
+            ],
+        );
     }
 
     /// Stores a node's result: a fail high is a lower bound, a raised alpha exact, else an upper bound.

@@ -116,7 +116,7 @@ impl Game for ChessPos {
     const HISTORY_SIZE: usize = 2 * 6 * 64;
     /// Pawn … queen (a king is never captured), then "nothing" (a quiet promotion).
     const CAPTURE_KINDS: usize = 6;
-    const SEARCH_PARAMS: SearchParamTable = search_params::STANDARD;
+    const SEARCH_PARAMS: SearchParamTable = search_params::CHESS;
 
     fn startpos() -> Self {
         ChessPos {

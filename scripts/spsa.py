@@ -25,17 +25,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
 
-
-def declared_spins(kishi: str) -> set[str]:
-    """The spin options the binary declares after `usi`."""
-    r = subprocess.run([kishi], input="usi\nquit\n", capture_output=True, text=True, timeout=60)
-    names = set()
-    for line in r.stdout.splitlines():
-        words = line.split()
-        if words[:2] == ["option", "name"] and "spin" in words:
-            names.add(words[2])
-    return names
+from matchlib.spins import declared_spins  # noqa: E402
 
 
 def main() -> int:
@@ -64,7 +56,7 @@ def main() -> int:
     # are left out of the space, so the tuner neither perturbs nor moves them.
     space_json["parameters"] = [p for p in space_json["parameters"] if not p["id"].startswith("Time")]
     start = {p["id"]: float(p["initial"]) for p in space_json["parameters"]}
-    missing = sorted(set(start) - declared_spins(kishi))
+    missing = sorted(set(start) - declared_spins(kishi, "usi"))
     if missing:
         print(f"error: {kishi} does not declare {missing} as options: build it with --features tune",
               file=sys.stderr)

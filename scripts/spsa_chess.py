@@ -43,6 +43,7 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from matchlib.openings import load_openings  # noqa: E402
+from matchlib.spins import declared_spins  # noqa: E402
 from matchlib.timecontrol import TimeControl  # noqa: E402
 from matchlib.uci_chess import UCIEngine, play_chess_game  # noqa: E402
 from matchlib.usi_shogi import Adjudication  # noqa: E402
@@ -62,17 +63,6 @@ def load_space(kishi: str) -> Dict[str, dict]:
         out[p["id"]] = {"init": p["initial"], "min": p["bounds"]["min"], "max": p["bounds"]["max"],
                         "c_end": p["schedule"]["c_end"]}
     return out
-
-
-def declared_spins(kishi: str) -> set:
-    """The spin options the binary declares after `uci` (a `tune` build declares the parameters)."""
-    r = subprocess.run([kishi], input="uci\nquit\n", capture_output=True, text=True, timeout=60)
-    names = set()
-    for line in r.stdout.splitlines():
-        words = line.split()
-        if words[:2] == ["option", "name"] and "spin" in words:
-            names.add(words[2])
-    return names
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -145,7 +135,7 @@ def main() -> int:
     unknown = [n for n in names if n not in space]
     if unknown or not names:
         raise SystemExit(f"error: unknown parameters {unknown}; known: {sorted(space)}")
-    missing = [n for n in names if n not in declared_spins(kishi)]
+    missing = [n for n in names if n not in declared_spins(kishi, "uci")]
     if missing:
         raise SystemExit(f"error: {kishi} does not declare {missing} as options: "
                          "build it with --features tune")

@@ -26,7 +26,10 @@ fn both_games_tables_are_well_formed_with_todays_values() {
     assert_eq!(changed.len(), 13, "{changed:?}");
     for i in 0..NAMES.len() {
         let (c, s) = (CHESS[i], STANDARD[i]);
-        assert_eq!((c.name, c.min, c.max, c.step), (s.name, s.min, s.max, s.step));
+        assert_eq!(
+            (c.name, c.min, c.max, c.step),
+            (s.name, s.min, s.max, s.step)
+        );
     }
 }
 

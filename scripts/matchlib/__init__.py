@@ -7,4 +7,5 @@ Modules:
   uci_chess   -- the chess game loop over python-chess' UCI engine driver
   openings    -- opening-book readers (USI "startpos moves"/SFEN lines, EPD/FEN)
   records     -- CSA and PGN record writers
+  spins       -- the spin options an engine declares (the SPSA drivers' check)
 """

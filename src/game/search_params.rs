@@ -4,8 +4,9 @@
 //! (shogiarena's SPSA) can set them through `setoption`.
 //!
 //! The table is here, under the rules interface, because the game supplies the values (its score
-//! scale decides the margins), while `search` reads them by the indices below. Both games have
-//! the same values today, the ones the search had built in. Structural choices (the ordering
+//! scale decides the margins), while `search` reads them by the indices below. The standard table
+//! holds the values the search was written with (new prunings off); shogi's and chess's differ
+//! from it where a match said so. Structural choices (the ordering
 //! score bands, the history table's scale, the quiescence depth cap) stay constants in `search`.
 
 /// One tunable integer.
@@ -85,8 +86,28 @@ pub const SE_MARGIN: usize = 32;
 pub const CONT_PRUNE_DEPTH: usize = 33;
 pub const CONT_PRUNE_LIMIT1: usize = 34;
 pub const CONT_PRUNE_LIMIT2: usize = 35;
+/// SEE pruning of a quiet move (one that gives no check): up to this depth (0: off), when SEE <
+/// −margin·depth² (a move that hangs material near the leaves).
+pub const SEE_QUIET_DEPTH: usize = 36;
+pub const SEE_QUIET_MARGIN: usize = 37;
+/// 1: the pruning decisions before the move loop (reverse futility, razoring, null move, ProbCut)
+/// and futility read the table's score in place of the static evaluation when its bound says
+/// the true value lies beyond the static one (0: the static evaluation only).
+pub const TT_EVAL_ADJUST: usize = 38;
+/// Razoring: up to this depth (0: off), a non-PV node whose evaluation is below
+/// alpha − margin·depth² is resolved by quiescence when quiescence agrees it fails low.
+pub const RAZOR_DEPTH: usize = 39;
+pub const RAZOR_MARGIN: usize = 40;
+/// ProbCut: from this depth on (0: off), a capture whose quiescence and then a search four plies
+/// shallower beat beta + margin (− the improving bonus) cuts the node.
+pub const PROBCUT_DEPTH: usize = 41;
+pub const PROBCUT_MARGIN: usize = 42;
+pub const PROBCUT_IMPROVING: usize = 43;
+/// 1: futility, continuation-history and quiet SEE pruning judge a quiet move by the depth its
+/// late move reduction would leave (depth − reduction), not by the node's depth (0: the node's).
+pub const PRUNE_LMR_DEPTH: usize = 44;
 /// Number of tunables.
-pub const COUNT: usize = 36;
+pub const COUNT: usize = 45;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -137,6 +158,15 @@ pub const NAMES: [&str; COUNT] = [
     "ContPruneDepth",
     "ContPruneLimit1",
     "ContPruneLimit2",
+    "SeeQuietDepth",
+    "SeeQuietMargin",
+    "TtEvalAdjust",
+    "RazorDepth",
+    "RazorMargin",
+    "ProbCutDepth",
+    "ProbCutMargin",
+    "ProbCutImproving",
+    "PruneLmrDepth",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -188,6 +218,15 @@ pub const STANDARD: SearchParamTable = [
     t(CONT_PRUNE_DEPTH, 3, 0, 8, 1),
     t(CONT_PRUNE_LIMIT1, 0, -16384, 16384, 512),
     t(CONT_PRUNE_LIMIT2, -2000, -16384, 16384, 512),
+    t(SEE_QUIET_DEPTH, 0, 0, 12, 1),
+    t(SEE_QUIET_MARGIN, 30, 0, 200, 5),
+    t(TT_EVAL_ADJUST, 0, 0, 1, 1),
+    t(RAZOR_DEPTH, 0, 0, 6, 1),
+    t(RAZOR_MARGIN, 250, 0, 1000, 25),
+    t(PROBCUT_DEPTH, 0, 0, 12, 1),
+    t(PROBCUT_MARGIN, 200, 0, 600, 10),
+    t(PROBCUT_IMPROVING, 50, 0, 300, 10),
+    t(PRUNE_LMR_DEPTH, 0, 0, 1, 1),
 ];
 
 /// Chess's table: the standard values moved where a fixed-node SPSA of 6,000 chess games took them
@@ -211,6 +250,10 @@ pub const CHESS: SearchParamTable = {
     t[ASPIRATION_DELTA].default = 17;
     t[CONT_PRUNE_LIMIT1].default = -1163;
     t[CONT_PRUNE_LIMIT2].default = -1224;
+    // Session 44's A/B matches (docs/search_report.md §17): quiet moves that lose material by
+    // SEE are pruned near the leaves, and the pruning evaluation takes the table's bound.
+    t[SEE_QUIET_DEPTH].default = 4;
+    t[TT_EVAL_ADJUST].default = 1;
     t
 };
 
@@ -318,6 +361,16 @@ mod tests {
             ),
             (3, 0, -2000)
         );
+        // The switches added later are off in the standard table (so shogi's tree is unchanged).
+        for i in [
+            SEE_QUIET_DEPTH,
+            TT_EVAL_ADJUST,
+            RAZOR_DEPTH,
+            PROBCUT_DEPTH,
+            PRUNE_LMR_DEPTH,
+        ] {
+            assert_eq!(d(i), 0, "{}", NAMES[i]);
+        }
         // Shogi differs only in continuation-history pruning (off).
         check(&SHOGI).expect("well-formed");
         for i in 0..COUNT {

@@ -3,15 +3,14 @@ without the parameter options and an unknown parameter are refused before any ga
 two sides are θ ± c_k·Δ (rounded, symmetric about θ); θ moves by the SPSA step of the recorded
 results; a run stopped after one batch and resumed writes exactly the uninterrupted run's log.
 
-The `tune` build is made here (`cargo build --release --features tune --target-dir target/tune`,
-a few minutes the first time).
+The `tune` build comes from conftest.py's `tune_kishi` fixture (built into `target/tune`, a few
+minutes the first time).
 
 Run: python3 -m pytest tests/clients/test_spsa_chess.py -q
 """
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -23,17 +22,6 @@ SCRIPT = os.path.join(REPO, "scripts", "spsa_chess.py")
 KISHI = os.path.join(REPO, "target", "release", "kishi")
 PARAMS = "RfpMargin,LmrBase,SeMargin"
 ITER = 6
-
-
-@pytest.fixture(scope="module")
-def tune_kishi():
-    if not shutil.which("cargo"):
-        pytest.skip("no cargo")
-    target = os.path.join(REPO, "target", "tune")
-    r = subprocess.run(["cargo", "build", "--release", "--features", "tune", "--target-dir", target],
-                       cwd=REPO, capture_output=True, text=True, timeout=1800)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return os.path.join(target, "release", "kishi")
 
 
 def run(kishi, out, *extra, ok=True):

@@ -8,6 +8,7 @@
 //! move reductions) with their margins.
 
 mod node;
+mod probcut;
 mod pruning;
 mod qsearch;
 mod scratch;

@@ -97,10 +97,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         };
         self.buf.static_eval[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.buf.static_eval[ply - 2];
+        // What the pruning decisions read: the static value, or the table's better estimate.
+        let static_eval = eval;
+        let eval = if in_check {
+            eval
+        } else {
+            self.pruning_eval(eval, tte, ply)
+        };
 
         if !pv_node && !in_check && excluded == 0 && eval.abs() < MATE_BOUND {
             if self.reverse_futility_cut(depth, eval, beta, improving) {
                 return eval;
+            }
+            if self.razor_applies(depth, eval, alpha) {
+                let s = self.qsearch(alpha - 1, alpha, ply, 0);
+                if self.shared.stopped() {
+                    return 0;
+                }
+                if s < alpha {
+                    return s;
+                }
             }
             if self.null_move_allowed(allow_null, depth, eval, beta)
                 && self.buf.positions[ply].null_move_allowed()
@@ -118,6 +134,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         return if s >= MATE_BOUND { beta } else { s };
                     }
                 }
+            }
+            let tt_score = tte.map(|e| (score_from_tt(e.score, ply), e.depth));
+            if let Some(s) = self.probcut(ply, depth, beta, eval, static_eval, improving, tt_score)
+            {
+                return s;
             }
         }
 
@@ -212,7 +233,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     {
                         continue;
                     }
-                    if self.futility_prune(depth, eval, alpha) && !pos.gives_check(mv) {
+                    let pd = self.prune_depth(depth, move_count, pv_node, improving, mscore);
+                    if self.futility_prune(pd, eval, alpha) && !pos.gives_check(mv) {
                         continue;
                     }
                     let rows = [
@@ -223,8 +245,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         rows[0].get(hist_idx).map_or(0, |&v| v as i32),
                         rows[1].get(hist_idx).map_or(0, |&v| v as i32),
                     ];
-                    if self.cont_history_prune(depth, improving, cont) && !pos.gives_check(mv) {
+                    if self.cont_history_prune(pd, improving, cont) && !pos.gives_check(mv) {
                         continue;
+                    }
+                    if let Some(t) = self.see_quiet_threshold(pd) {
+                        if pos.see(mv) < t && !pos.gives_check(mv) {
+                            continue;
+                        }
                     }
                 } else if self.see_prune_applies(depth, mscore)
                     && pos.see(mv) < self.see_prune_threshold(depth)
@@ -344,7 +371,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return alpha;
         }
         if excluded == 0 {
-            self.store_tt(key, best, beta, best_code, eval, depth, ply);
+            self.store_tt(key, best, beta, best_code, static_eval, depth, ply);
         }
         best
     }

@@ -142,6 +142,66 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         r.clamp(0, new_depth - 1)
     }
 
+    /// The evaluation the pruning decisions read: the static one, or with `TtEvalAdjust` the
+    /// table's score when its bound says the true value lies beyond the static value in that
+    /// direction (a lower bound above it, an upper bound below it, or exact). The static value
+    /// stays the one stored and compared for `improving`.
+    #[inline]
+    pub(super) fn pruning_eval(&self, eval: i32, tte: Option<TtEntry>, ply: usize) -> i32 {
+        let Some(e) = tte else {
+            return eval;
+        };
+        if self.sp(TT_EVAL_ADJUST) == 0 || e.score.abs() >= crate::game::MATE_BOUND {
+            return eval;
+        }
+        let s = crate::game::score_from_tt(e.score, ply);
+        let beyond = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s > eval,
+            Bound::Upper => s < eval,
+        };
+        if beyond {
+            s
+        } else {
+            eval
+        }
+    }
+
+    /// The depth the pruning of a quiet move judges it by: the node's, or with `PruneLmrDepth`
+    /// what its late move reduction would leave (a late, badly scored move is pruned as if it
+    /// were already that much nearer the leaves).
+    #[inline]
+    pub(super) fn prune_depth(
+        &self,
+        depth: i32,
+        move_count: i32,
+        pv_node: bool,
+        improving: bool,
+        mscore: i32,
+    ) -> i32 {
+        if self.sp(PRUNE_LMR_DEPTH) == 0 || !self.params.lmr {
+            return depth;
+        }
+        depth - self.lmr_reduction(depth, depth, move_count, pv_node, improving, mscore)
+    }
+
+    /// Razoring: a node far below alpha near the leaves is tried by quiescence first.
+    #[inline]
+    pub(super) fn razor_applies(&self, depth: i32, eval: i32, alpha: i32) -> bool {
+        self.params.reverse_futility
+            && depth <= self.sp(RAZOR_DEPTH)
+            && alpha.abs() < crate::game::MATE_BOUND
+            && eval < alpha - self.sp(RAZOR_MARGIN) * depth * depth
+    }
+
+    /// SEE pruning of a quiet move (the caller checks that it gives no check): near the leaves,
+    /// a move whose SEE is below the returned threshold (`None`: not at this depth).
+    #[inline]
+    pub(super) fn see_quiet_threshold(&self, depth: i32) -> Option<i32> {
+        (self.params.see_pruning && depth <= self.sp(SEE_QUIET_DEPTH))
+            .then(|| -self.sp(SEE_QUIET_MARGIN) * depth * depth)
+    }
+
     /// Internal iterative reduction: a node without a table move is searched a ply shallower
     /// (its move order is a guess; the shallower search stores a move for the next iteration).
     #[inline]

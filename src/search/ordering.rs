@@ -137,6 +137,13 @@ pub fn quiet_score(tables: &OrderingTables, rows: [&[i16]; 2], index: usize) -> 
         + rows[1].get(index).map_or(0, |&v| v as i32)
 }
 
+/// MVV-LVA: the most valuable victim first, the least valuable attacker breaking ties. The
+/// capture order of quiescence and ProbCut, and the base of the main search's capture score.
+#[inline]
+pub fn mvv_lva<G: Game>(pos: &G, mv: G::Move) -> i32 {
+    pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
+}
+
 pub const SCORE_TT: i32 = 1 << 30;
 pub const SCORE_GOOD_CAPTURE: i32 = 1 << 28;
 pub const SCORE_KILLER1: i32 = (1 << 27) + 2;
@@ -165,7 +172,7 @@ pub fn score_moves<G: Game>(
             SCORE_TT
         } else if pos.is_tactical(mv) {
             // MVV-LVA, moved by the capture history by up to half a queen's MVV step.
-            let mvv_lva = pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
+            let mvv_lva = mvv_lva(pos, mv)
                 + tables.capture_score(pos.history_index(mv), pos.captured_kind(mv)) / 2;
             if pos.see(mv) >= 0 {
                 SCORE_GOOD_CAPTURE + mvv_lva

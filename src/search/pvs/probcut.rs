@@ -50,7 +50,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         {
             let pos = &self.buf.positions[ply];
             for &mv in &moves {
-                scores.push(pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16);
+                scores.push(ordering::mvv_lva(pos, mv));
             }
         }
         // A capture must win at least what the static evaluation lacks to reach pc_beta.

@@ -83,7 +83,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 let s = if G::encode_move(mv) == tt_move && tt_move != 0 {
                     ordering::SCORE_TT
                 } else {
-                    pos.victim_value(mv) * 16 - pos.attacker_value(mv) / 16
+                    ordering::mvv_lva(pos, mv)
                 };
                 scores.push(s);
             }

@@ -136,6 +136,10 @@ pub struct SearchParams {
     /// tree in 0.94x the time. Off for the learners: their weights change between searches, and
     /// a stored value would be the old weights'.
     pub tt_eval: bool,
+    /// The fifty-move damping of the static evaluation (search parameter `Rule50Damp`, off when
+    /// that is 0). Off for the learners: their leaf scores must be the evaluation's own values,
+    /// whose features the gradient goes through.
+    pub rule50_damping: bool,
     /// `tune` builds: values of the game's search parameters set through options (`None`: the
     /// game's defaults, `Game::SEARCH_PARAMS`).
     #[cfg(feature = "tune")]
@@ -158,6 +162,7 @@ impl Default for SearchParams {
             singular: true,
             mate_in_one: false,
             tt_eval: true,
+            rule50_damping: true,
             #[cfg(feature = "tune")]
             tuned: None,
         }
@@ -193,6 +198,7 @@ impl SearchParams {
             singular: false,
             mate_in_one: false,
             tt_eval: false,
+            rule50_damping: false,
             #[cfg(feature = "tune")]
             tuned: None,
         }

@@ -20,7 +20,7 @@ use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, LMR_BASE, LMR_DIV,
+    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, LMR_BASE, LMR_DIV, RULE50_DAMP,
 };
 use crate::game::*;
 use parking_lot::Mutex;
@@ -415,9 +415,18 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     fn evaluate(&self, ply: usize) -> i32 {
-        let v = self
-            .eval
-            .evaluate(&self.buf.positions[ply], &self.buf.accs[ply]);
+        let pos = &self.buf.positions[ply];
+        let mut v = self.eval.evaluate(pos, &self.buf.accs[ply]);
+        let n = self.sp(RULE50_DAMP);
+        if n > 0 && self.params.rule50_damping {
+            // eval·(n − r)/n, r the plies since the last capture or pawn move, at most n/2 (the
+            // value is never more than halved); a game without the rule (u32::MAX) is left alone.
+            let r = pos.reversible_plies();
+            if r != u32::MAX {
+                let r = (r as i64).min(n as i64 / 2);
+                v = (v as i64 * (n as i64 - r) / n as i64) as i32;
+            }
+        }
         v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 

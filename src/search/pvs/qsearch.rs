@@ -52,6 +52,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         } else {
             stand = self.evaluate_or_tt(ply, tte);
             if stand >= beta {
+                // Stored (a lower bound at quiescence depth, with the evaluation): a later visit
+                // takes the cut or at least the static value from the table instead of
+                // evaluating again. An entry that already holds this position is kept.
+                if tte.is_none() {
+                    self.store_tt(key, stand, beta, 0, stand, -1, ply);
+                }
                 return stand;
             }
             // A mate in one that quiescence (captures only) cannot see. Only at the first

@@ -9,6 +9,8 @@
 #                                            # chess-ext-j2 from chess-ext.kwt,
 #                                            # chess-texel-scaled from chess-ext-j2.kwt,
 #                                            # chess-texel-kd from chess-ext-j2.kwt,
+#                                            # chess-texel-more from chess-ext-j2.kwt,
+#                                            # chess-texel-more2 from chess-ext-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
 #                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
 #                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
@@ -135,13 +137,38 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-scaled "* 
   measure chess-texel-scaled chess eval_weights/chess-ext-j2.kwt
 fi
 # Chess: the same command with the king_danger table (src/chess/features/terms.rs) learned too,
-# from zero. The built-in chess default; measured against chess-ext-j2.kwt.
+# from zero; measured against chess-ext-j2.kwt. The built-in chess default until the next block's
+# file; its tables are named since positional_more exists, so that it still makes this file.
 if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-kd "* ]]; then
   PICK=weights.kwt train chess-texel-kd texel --game chess \
     --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
     --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
-    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
+    --tables material,kp,positional,positional_ext,king_danger
   measure chess-texel-kd chess eval_weights/chess-ext-j2.kwt
+fi
+# Chess: the same command with the positional_more table (Stockfish 11's space, threats, trapped
+# rook, king protectors, long diagonal, x-rays, rook on the queen's file, king-flank attacks and
+# pawnless flank; src/chess/features/more.rs) learned too, from zero; its tables named since
+# positional_more2 exists, so that it still makes this file.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-more "* ]]; then
+  PICK=weights.kwt train chess-texel-more texel --game chess \
+    --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
+    --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
+    --tables material,kp,positional,positional_ext,king_danger,positional_more
+  measure chess-texel-more chess eval_weights/chess-ext-j2.kwt
+fi
+# Chess: the same command with the positional_more2 table too (connected pawns by rank, weak
+# unopposed pawns, king-pawn distance, pins, a weak queen, threats to the queen, passed pawns'
+# files, reachable outposts, queen infiltration, rooks behind passed pawns), from zero. The
+# built-in chess default.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-more2 "* ]]; then
+  PICK=weights.kwt train chess-texel-more2 texel --game chess \
+    --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
+    --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096
+  measure chess-texel-more2 chess eval_weights/chess-ext-j2.kwt
 fi
 
 # Shogi: e_AB (material + KP) by MMTO from Bonanza 6's piece values, on the GPS book positions and

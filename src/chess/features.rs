@@ -21,6 +21,8 @@
 //! are kept incrementally; the positional terms are bitboard work done at `evaluate`.
 
 mod defaults;
+mod more;
+mod pawns;
 pub mod scale;
 mod terms;
 
@@ -37,6 +39,7 @@ use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
     Move, Piece, Rank, Square,
 };
+use pawns::PawnInfo;
 use terms::SideAttacks;
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,6 +53,8 @@ pub const T_KP: usize = 1;
 pub const T_POS: usize = 2;
 pub const T_EXT: usize = 3;
 pub const T_KD: usize = 4;
+pub const T_MORE: usize = 5;
+pub const T_MORE2: usize = 6;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -111,6 +116,41 @@ pub const E_SAFE_CHECK_Q: usize = E_SAFE_CHECK_N + 3;
 // of the attacks on the enemy king (`terms::king_danger`), counted as `d² / 16384` and `d / 64`,
 // so that a learned weight prices its square (the way classical engines score king danger)
 // and its linear part; counted from the attacking side.
+// Terms of table `positional_more` (`terms::more_counts`), one weight each per phase.
+pub const M_SPACE: usize = 0;
+pub const M_SPACE_WEIGHTED: usize = 1; // space × (own men − 1)² / 16
+pub const M_THREAT_MINOR_MINOR: usize = 2;
+pub const M_THREAT_MINOR_PAWN: usize = 3; // pawns no pawn defends
+pub const M_THREAT_ROOK_MINOR: usize = 4;
+pub const M_THREAT_ROOK_PAWN: usize = 5;
+pub const M_RESTRICTED: usize = 6; // squares the enemy attacks, we contest, not strongly held
+pub const M_TRAPPED_ROOK: usize = 7; // 1, 2 without castling rights
+pub const M_KING_PROTECTOR_N: usize = 8; // Σ knight–own-king distance
+pub const M_KING_PROTECTOR_B: usize = 9;
+pub const M_LONG_DIAGONAL: usize = 10; // bishops seeing two centre squares through pieces
+pub const M_BISHOP_XRAY_PAWNS: usize = 11;
+pub const M_ROOK_QUEEN_FILE: usize = 12;
+pub const M_FLANK_ATTACKS: usize = 13; // enemy king flank squares we attack
+pub const M_FLANK_DOUBLE: usize = 14; // ... twice
+pub const M_PAWNLESS_FLANK: usize = 15; // no pawn on the own king's flank
+pub const N_MORE: usize = 16;
+
+// Terms of table `positional_more2` (`terms::more2_counts`), one weight each per phase.
+pub const M2_CONNECTED: usize = 0; // connected pawns by relative rank 2..=7 → 6 entries
+pub const M2_WEAK_UNOPPOSED: usize = 6;
+pub const M2_KING_PAWN_DISTANCE: usize = 7; // own king to its nearest pawn
+pub const M2_PINNED_PIECE: usize = 8; // own pieces pinned to the own king
+pub const M2_PINNED_PAWN: usize = 9;
+pub const M2_WEAK_QUEEN: usize = 10; // an enemy rook/bishop hits our queen through one man
+pub const M2_KNIGHT_ON_QUEEN: usize = 11; // safe squares our knights reach that hit their queen
+pub const M2_SLIDER_ON_QUEEN: usize = 12;
+pub const M2_PASSED_FILE: usize = 13; // Σ passed pawns' distance from the nearer edge
+pub const M2_REACHABLE_OUTPOST: usize = 14; // knights a move from an outpost
+pub const M2_QUEEN_INFILTRATION: usize = 15;
+pub const M2_OWN_ROOK_BEHIND_PASSER: usize = 16;
+pub const M2_ENEMY_ROOK_BEHIND_PASSER: usize = 17;
+pub const N_MORE2: usize = 18;
+
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
 pub const N_KD: usize = 2;
@@ -119,7 +159,7 @@ pub const KD_LINEAR_DIV: i32 = 64;
 /// The index's cap (counts stay far inside i32 in the learner's features).
 pub const KD_MAX: i32 = 6000;
 
-static TABLES: [TableSpec; 5] = [
+static TABLES: [TableSpec; 7] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -150,6 +190,18 @@ static TABLES: [TableSpec; 5] = [
         dims: &[2, N_KD as u32],
         required: false,
     },
+    TableSpec {
+        name: "positional_more",
+        elem: Elem::I32,
+        dims: &[2, N_MORE as u32],
+        required: false,
+    },
+    TableSpec {
+        name: "positional_more2",
+        elem: Elem::I32,
+        dims: &[2, N_MORE2 as u32],
+        required: false,
+    },
 ];
 
 pub const OFF_KP: usize = 10;
@@ -157,7 +209,9 @@ pub const N_KP: usize = 2 * 64 * KP_COND;
 pub const OFF_POS: usize = OFF_KP + N_KP;
 pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
 pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
-pub const N_PARAMS: usize = OFF_KD + 2 * N_KD;
+pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
+pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
+pub const N_PARAMS: usize = OFF_MORE2 + 2 * N_MORE2;
 
 /// Material and KP sums (white's view for material; each king's owner's view for KP), per phase.
 #[derive(Clone, Debug, Default)]
@@ -265,23 +319,38 @@ impl ChessFeatures {
         let pos = w.i32(T_POS);
         let ext = w.i32(T_EXT);
         let kd = w.i32(T_KD);
-        if pos.is_empty() && ext.is_empty() && kd.is_empty() {
+        let more = w.i32(T_MORE);
+        let more2 = w.i32(T_MORE2);
+        if pos.is_empty() && ext.is_empty() && kd.is_empty() && more.is_empty() && more2.is_empty()
+        {
             return [0, 0];
         }
-        let with_ext = !ext.is_empty() || !kd.is_empty();
+        let which = terms::Which {
+            more: !more.is_empty(),
+            more2: !more2.is_empty(),
+            ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
+        };
+        let with_ext = which.ext;
         let maps = Self::maps(b, with_ext);
+        let pawns = PawnInfo::probe(b);
         let mut s = [0i64; 2];
         for (i, view) in COLORS.into_iter().enumerate() {
             let sign = if i == 0 { 1 } else { -1 };
-            terms::counts(b, view, &maps, with_ext, |t, n| {
+            terms::counts(b, view, &maps, &pawns, which, |t, n| {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
-                // code path keeps the evaluation and the feature vector identical).
+                // code path keeps the evaluation and the feature vector identical), except
+                // `positional_more`'s and `positional_more2`'s, counted only when the table is
+                // there.
                 let (table, t, len) = if t < N_POS {
                     (pos, t, N_POS)
                 } else if t < N_POS + N_EXT {
                     (ext, t - N_POS, N_EXT)
-                } else {
+                } else if t < N_POS + N_EXT + N_KD {
                     (kd, t - N_POS - N_EXT, N_KD)
+                } else if t < N_POS + N_EXT + N_KD + N_MORE {
+                    (more, t - N_POS - N_EXT - N_KD, N_MORE)
+                } else {
+                    (more2, t - N_POS - N_EXT - N_KD - N_MORE, N_MORE2)
                 };
                 if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
                     s[0] += sign * n as i64 * mg as i64;
@@ -436,10 +505,11 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             }
         }
         let maps = Self::maps(b, true);
+        let pawns = PawnInfo::compute(b);
         for (i, view) in COLORS.into_iter().enumerate() {
             let sign = stm * if i == 0 { 1 } else { -1 };
-            let mut c = [0i32; N_POS + N_EXT + N_KD];
-            terms::counts(b, view, &maps, true, |t, n| c[t] += n);
+            let mut c = [0i32; N_POS + N_EXT + N_KD + N_MORE + N_MORE2];
+            terms::counts(b, view, &maps, &pawns, terms::Which::ALL, |t, n| c[t] += n);
             for (t, &n) in c.iter().enumerate() {
                 if n == 0 {
                     continue;
@@ -449,9 +519,15 @@ impl FeatureSet<ChessPos> for ChessFeatures {
                 } else if t < N_POS + N_EXT {
                     let e = t - N_POS;
                     push(OFF_EXT + e, OFF_EXT + N_EXT + e, sign * n);
-                } else {
+                } else if t < N_POS + N_EXT + N_KD {
                     let k = t - N_POS - N_EXT;
                     push(OFF_KD + k, OFF_KD + N_KD + k, sign * n);
+                } else if t < N_POS + N_EXT + N_KD + N_MORE {
+                    let m = t - N_POS - N_EXT - N_KD;
+                    push(OFF_MORE + m, OFF_MORE + N_MORE + m, sign * n);
+                } else {
+                    let m = t - N_POS - N_EXT - N_KD - N_MORE;
+                    push(OFF_MORE2 + m, OFF_MORE2 + N_MORE2 + m, sign * n);
                 }
             }
         }
@@ -478,7 +554,9 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             OwnedTable::I16(params[OFF_KP..OFF_POS].iter().map(sat).collect()),
             OwnedTable::I32(params[OFF_POS..OFF_EXT].to_vec()),
             OwnedTable::I32(params[OFF_EXT..OFF_KD].to_vec()),
-            OwnedTable::I32(params[OFF_KD..].to_vec()),
+            OwnedTable::I32(params[OFF_KD..OFF_MORE].to_vec()),
+            OwnedTable::I32(params[OFF_MORE..OFF_MORE2].to_vec()),
+            OwnedTable::I32(params[OFF_MORE2..].to_vec()),
         ])
     }
 
@@ -496,19 +574,24 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // No hand-set king danger: the hand-set evaluation is that of the files learned
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
+            // Likewise the Stockfish 11 terms of `positional_more` and `positional_more2`.
+            None,
+            None,
         ]
     }
 
-    /// `chess-texel-kd.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
+    /// `chess-texel-more2.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
     /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md), with
-    /// the endgame scale factor and the king-danger index in the features: +12 [−0, +24] over
-    /// `chess-texel-scaled.kwt` (the default before it) at 10,000 nodes (2,000 games), +94
-    /// [+52, +140] over `chess-ext-j2.kwt` at 5,000 nodes (200 games; docs/learning/texel.md);
-    /// made by scripts/train_shipped.sh.
+    /// the endgame scale factor, the king-danger index and the `positional_more` and
+    /// `positional_more2` terms in the features: +19 [+6, +33] over `chess-texel-more.kwt` (1,572
+    /// games) and that +54 [+29, +80] over `chess-texel-kd.kwt` (the default before both; 511
+    /// games), at 10,000 nodes, SPRT(0, 10) accepted each time; +171 [+126, +221] over
+    /// `chess-ext-j2.kwt` at 5,000 nodes (200 games; docs/learning/texel.md); made by
+    /// scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-texel-kd.kwt",
-            include_bytes!("../../eval_weights/chess-texel-kd.kwt"),
+            "chess-texel-more2.kwt",
+            include_bytes!("../../eval_weights/chess-texel-more2.kwt"),
         ))
     }
 
@@ -522,8 +605,12 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             ("positional", (i - OFF_POS) as u32)
         } else if i < OFF_KD {
             ("positional_ext", (i - OFF_EXT) as u32)
-        } else {
+        } else if i < OFF_MORE {
             ("king_danger", (i - OFF_KD) as u32)
+        } else if i < OFF_MORE2 {
+            ("positional_more", (i - OFF_MORE) as u32)
+        } else {
+            ("positional_more2", (i - OFF_MORE2) as u32)
         }
     }
 }
@@ -535,11 +622,18 @@ fn side_counts<const N: usize>(pos: &ChessPos, white: bool, first: usize) -> [i3
     let view = if white { Color::White } else { Color::Black };
     let maps = ChessFeatures::maps(b, true);
     let mut c = [0i32; N];
-    terms::counts(b, view, &maps, true, |t, n| {
-        if (first..first + N).contains(&t) {
-            c[t - first] += n;
-        }
-    });
+    terms::counts(
+        b,
+        view,
+        &maps,
+        &PawnInfo::compute(b),
+        terms::Which::ALL,
+        |t, n| {
+            if (first..first + N).contains(&t) {
+                c[t - first] += n;
+            }
+        },
+    );
     c
 }
 
@@ -553,4 +647,14 @@ pub fn ext_counts(pos: &ChessPos, white: bool) -> [i32; N_EXT] {
 /// attacking white's): what the `king_danger` weights multiply.
 pub fn king_danger_counts(pos: &ChessPos, white: bool) -> [i32; N_KD] {
     side_counts(pos, white, N_POS + N_EXT)
+}
+
+/// The counts of one side's `positional_more` terms (`white` or black).
+pub fn more_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE] {
+    side_counts(pos, white, N_POS + N_EXT + N_KD)
+}
+
+/// The counts of one side's `positional_more2` terms (`white` or black).
+pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
+    side_counts(pos, white, N_POS + N_EXT + N_KD + N_MORE)
 }

@@ -7,6 +7,7 @@
 //! `view`'s side of the board; the opponent's counts are subtracted by the caller, which keeps
 //! the evaluation anti-symmetric by construction.
 
+use super::pawns::PawnInfo;
 use super::*;
 
 /// Attacked squares of one side, by piece type (`all` includes the king).
@@ -24,8 +25,8 @@ pub(super) struct SideAttacks {
 
 /// The dark squares (a1 is dark); the light squares are the complement.
 pub(super) const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
+pub(super) const FILE_A: u64 = 0x0101_0101_0101_0101;
+pub(super) const FILE_H: u64 = FILE_A << 7;
 
 /// Squares attacked by a set of `color`'s pawns.
 #[inline]
@@ -39,7 +40,7 @@ pub(super) fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
 
 /// A set moved one rank forward as `color` moves.
 #[inline]
-fn forward(set: BitBoard, color: Color) -> BitBoard {
+pub(super) fn forward(set: BitBoard, color: Color) -> BitBoard {
     BitBoard(match color {
         Color::White => set.0 << 8,
         Color::Black => set.0 >> 8,
@@ -124,7 +125,7 @@ pub(super) fn king_danger(k: &KingAttack) -> i32 {
 
 /// Chebyshev distance (king moves) between two squares.
 #[inline]
-fn distance(a: Square, b: Square) -> i32 {
+pub(super) fn distance(a: Square, b: Square) -> i32 {
     let df = (a.file() as i32 - b.file() as i32).abs();
     let dr = (a.rank() as i32 - b.rank() as i32).abs();
     df.max(dr)
@@ -165,19 +166,41 @@ fn stop_square(sq: Square, view: Color) -> Square {
     })
 }
 
+/// Which optional tables' terms `counts` counts (the `positional` terms are always counted).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Which {
+    /// `positional_ext` and `king_danger` (and the attack maps every later table reads).
+    pub ext: bool,
+    /// `positional_more` (needs `ext`).
+    pub more: bool,
+    /// `positional_more2` (needs `ext`).
+    pub more2: bool,
+}
+
+impl Which {
+    pub const ALL: Which = Which {
+        ext: true,
+        more: true,
+        more2: true,
+    };
+}
+
 /// Hands every count of `view`'s `positional` terms (`t` < `N_POS`) and, with `ext`, of its
-/// `positional_ext` terms (`N_POS + e`) to `add`. `maps` are both sides' attacks (index =
-/// colour), only read with `ext`. A callback rather than a count array: the evaluation adds
-/// weights straight away, without filling and then scanning the counts per side (that scan was
+/// `positional_ext` and `king_danger` terms (`N_POS + e`, `N_POS + N_EXT + k`) and, with `more`
+/// and `more2` (which need `ext`), its `positional_more` and `positional_more2` terms to `add`. `maps` are both sides' attacks
+/// (index = colour), only read with `ext`; `pinfo` the pawn-only counts of the board
+/// (`pawns.rs`). A callback rather than a count array: the evaluation adds weights straight away, without filling and then scanning the counts per side (that scan was
 /// 15% of the chess bench's time).
 #[inline(always)]
 pub(super) fn counts(
     b: &Board,
     view: Color,
     maps: &[SideAttacks; 2],
-    ext: bool,
+    pinfo: &PawnInfo,
+    which: Which,
     mut add: impl FnMut(usize, i32),
 ) {
+    let ext = which.ext;
     let them = !view;
     let occ = b.occupied();
     let own = b.colors(view);
@@ -230,28 +253,23 @@ pub(super) fn counts(
     }
     let (us, th) = (&maps[view as usize], &maps[them as usize]);
     let own_king = b.king(view);
-    for sq in own_pawns {
-        let file = sq.file();
-        let adjacent = file.adjacent();
-        let r = rel(sq, view) / 8; // relative rank 0..8
-        let ahead = ahead_mask(sq, view);
-        let passed = (their_pawns & (file.bitboard() | adjacent) & ahead).is_empty();
-        if passed && (1..=6).contains(&r) {
-            add(P_PASSED + r - 1, 1);
+    let p = &pinfo.side[view as usize];
+    for (i, &n) in p.passed.iter().enumerate() {
+        if n > 0 {
+            add(P_PASSED + i, n as i32);
         }
-        if (own_pawns & adjacent).is_empty() {
-            add(P_ISOLATED, 1);
-        }
-        if !(own_pawns & file.bitboard() & ahead).is_empty() {
-            add(P_DOUBLED, 1);
-        }
-        if !ext || r >= 7 {
-            continue;
-        }
-        let stop = stop_square(sq, view);
-        let defended = us.pawn.has(sq);
-        if passed && (1..=6).contains(&r) {
-            let i = r - 1;
+    }
+    add(P_ISOLATED, p.isolated as i32);
+    add(P_DOUBLED, p.doubled as i32);
+    if ext {
+        add(N_POS + E_PP_SUPPORTED, p.passed_supported as i32);
+        add(N_POS + E_PAWN_SUPPORTED, p.supported as i32);
+        add(N_POS + E_PAWN_PHALANX, p.phalanx as i32);
+        add(N_POS + E_PAWN_BACKWARD, p.backward as i32);
+        // Passed-pawn detail: these read the pieces and kings, so only the set is cached.
+        for sq in pinfo.passers & own_pawns {
+            let i = rel(sq, view) / 8 - 1;
+            let stop = stop_square(sq, view);
             if occ.has(stop) {
                 add(N_POS + E_PP_BLOCKED + i, 1);
             } else if !th.all.has(stop) {
@@ -259,26 +277,10 @@ pub(super) fn counts(
             }
             add(N_POS + E_PP_OWN_KING + i, distance(own_king, stop));
             add(N_POS + E_PP_THEIR_KING + i, distance(their_king, stop));
-            let path = ahead & file.bitboard();
+            let path = ahead_mask(sq, view) & sq.file().bitboard();
             if (path & occ).is_empty() && (path & th.all).is_empty() {
                 add(N_POS + E_PP_FREE_PATH + i, 1);
             }
-            if defended {
-                add(N_POS + E_PP_SUPPORTED, 1);
-            }
-        }
-        if defended {
-            add(N_POS + E_PAWN_SUPPORTED, 1);
-        }
-        if !(own_pawns & adjacent & sq.rank().bitboard()).is_empty() {
-            add(N_POS + E_PAWN_PHALANX, 1);
-        }
-        // Backward: neighbours exist but are all ahead, and the stop square is a pawn target.
-        if !(own_pawns & adjacent).is_empty()
-            && (own_pawns & adjacent & !ahead).is_empty()
-            && th.pawn.has(stop)
-        {
-            add(N_POS + E_PAWN_BACKWARD, 1);
         }
     }
     let k = own_king;
@@ -411,4 +413,10 @@ pub(super) fn counts(
     add(N_POS + E_KING_OPEN_FILES, open);
     let storm = ahead_mask(k, view) & !ranks_beyond(k, view, 3) & kf;
     add(N_POS + E_PAWN_STORM, n(their_pawns & storm));
+    if which.more {
+        super::more::more_counts(b, view, maps, safe, &mut add);
+    }
+    if which.more2 {
+        super::more::more2_counts(b, view, maps, pinfo, &mut add);
+    }
 }

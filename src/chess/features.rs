@@ -5,7 +5,8 @@
 //! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
 //! pawn chains, outposts, king danger; `terms.rs`) and, in the optional `king_danger` table, a
 //! king-danger index scored through its square (the one term not linear in the board's counts,
-//! still linear in the weights). Every weight comes in a
+//! still linear in the weights) and, in the optional endgame-only `initiative` table, what a
+//! material lead is worth given the pawns and kings (`initiative.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
 //! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
@@ -21,6 +22,7 @@
 //! are kept incrementally; the positional terms are bitboard work done at `evaluate`.
 
 mod defaults;
+mod initiative;
 mod more;
 mod pawns;
 pub mod scale;
@@ -55,6 +57,7 @@ pub const T_EXT: usize = 3;
 pub const T_KD: usize = 4;
 pub const T_MORE: usize = 5;
 pub const T_MORE2: usize = 6;
+pub const T_INIT: usize = 7;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -151,6 +154,22 @@ pub const M2_OWN_ROOK_BEHIND_PASSER: usize = 16;
 pub const M2_ENEMY_ROOK_BEHIND_PASSER: usize = 17;
 pub const N_MORE2: usize = 18;
 
+// Terms of table `initiative` (`initiative.rs`), one weight each per phase, counted for the side
+// ahead in material only (the other side's counts are zero).
+pub const I_AHEAD: usize = 0; // 1
+pub const I_PAWNS: usize = 1; // pawns on the board
+pub const I_PASSED: usize = 2; // passed pawns on the board
+pub const I_OUTFLANKING: usize = 3; // kings' file distance − rank distance
+pub const I_BOTH_FLANKS: usize = 4; // pawns on both flanks
+pub const I_INFILTRATION: usize = 5; // a king in the enemy half
+pub const I_PAWNS_ONLY: usize = 6; // no piece but kings and pawns
+pub const I_UNWINNABLE: usize = 7; // outflanking < 0 and pawns on one flank
+pub const I_LEAD: usize = 8; // material lead 1, 2, 3, ≥ 4 pawns → 4 entries
+pub const I_KING_IN_FRONT: usize = 12; // own pawns with the enemy king on their path
+pub const I_OWN_PAWNS: usize = 13;
+pub const I_THEIR_PASSED: usize = 14; // the other side's passed pawns
+pub const N_INIT: usize = 15;
+
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
 pub const N_KD: usize = 2;
@@ -159,7 +178,7 @@ pub const KD_LINEAR_DIV: i32 = 64;
 /// The index's cap (counts stay far inside i32 in the learner's features).
 pub const KD_MAX: i32 = 6000;
 
-static TABLES: [TableSpec; 7] = [
+static TABLES: [TableSpec; 8] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -202,6 +221,12 @@ static TABLES: [TableSpec; 7] = [
         dims: &[2, N_MORE2 as u32],
         required: false,
     },
+    TableSpec {
+        name: "initiative",
+        elem: Elem::I32,
+        dims: &[2, N_INIT as u32],
+        required: false,
+    },
 ];
 
 pub const OFF_KP: usize = 10;
@@ -211,7 +236,56 @@ pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
 pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
 pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
 pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
-pub const N_PARAMS: usize = OFF_MORE2 + 2 * N_MORE2;
+pub const OFF_INIT: usize = OFF_MORE2 + 2 * N_MORE2;
+pub const N_PARAMS: usize = OFF_INIT + 2 * N_INIT;
+
+/// Where each table's parameters start, in `TABLES`' order, and where the last one ends.
+const TABLE_OFF: [usize; 9] = [
+    0, OFF_KP, OFF_POS, OFF_EXT, OFF_KD, OFF_MORE, OFF_MORE2, OFF_INIT, N_PARAMS,
+];
+
+/// The tables of counted terms, in the order of `terms::counts`' indices: (table, terms per
+/// phase, whether only the endgame half counts). One list serves the evaluation, the feature
+/// vector and the parameter names, so a new table is one line here (the `if t < …` cascades it
+/// replaces grew with every table).
+///
+/// `initiative` is endgame-only: fitted in both phases it learned that a material lead is worth
+/// little in the middlegame (the teacher's quiet positions with a pawn less are mostly gambits
+/// with compensation), and the engine gave pawns away (−40 Elo at 10,000 nodes).
+const COUNTED: [(usize, usize, bool); 6] = [
+    (T_POS, N_POS, false),
+    (T_EXT, N_EXT, false),
+    (T_KD, N_KD, false),
+    (T_MORE, N_MORE, false),
+    (T_MORE2, N_MORE2, false),
+    (T_INIT, N_INIT, true),
+];
+
+const fn count_bases() -> [usize; COUNTED.len() + 1] {
+    let mut b = [0; COUNTED.len() + 1];
+    let mut i = 0;
+    while i < COUNTED.len() {
+        b[i + 1] = b[i] + COUNTED[i].1;
+        i += 1;
+    }
+    b
+}
+
+/// Where each counted table's terms start among `terms::counts`' indices (and their total).
+const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
+/// The number of counted terms of one side.
+pub const N_COUNTED: usize = COUNT_BASE[COUNTED.len()];
+
+/// The counted table (index into `COUNTED`) of `terms::counts`' index `t`, and `t` within it.
+/// `t` is a constant at nearly every call after inlining, so this folds away in the evaluation.
+#[inline(always)]
+fn counted_slot(t: usize) -> (usize, usize) {
+    let mut j = 0;
+    while j + 1 < COUNTED.len() && t >= COUNT_BASE[j + 1] {
+        j += 1;
+    }
+    (j, t - COUNT_BASE[j])
+}
 
 /// Material and KP sums (white's view for material; each king's owner's view for KP), per phase.
 #[derive(Clone, Debug, Default)]
@@ -316,18 +390,15 @@ impl ChessFeatures {
 
     /// Positional sums (mg, eg) from white's view, tempo and the extended terms included.
     fn positional(w: &Weights, b: &Board) -> [i64; 2] {
-        let pos = w.i32(T_POS);
-        let ext = w.i32(T_EXT);
-        let kd = w.i32(T_KD);
-        let more = w.i32(T_MORE);
-        let more2 = w.i32(T_MORE2);
-        if pos.is_empty() && ext.is_empty() && kd.is_empty() && more.is_empty() && more2.is_empty()
-        {
+        let tables = COUNTED.map(|(id, _, _)| w.i32(id));
+        if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
+        let [pos, ext, kd, more, more2, init] = tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
+            init: !init.is_empty(),
             ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
         };
         let with_ext = which.ext;
@@ -339,21 +410,14 @@ impl ChessFeatures {
             terms::counts(b, view, &maps, &pawns, which, |t, n| {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
                 // code path keeps the evaluation and the feature vector identical), except
-                // `positional_more`'s and `positional_more2`'s, counted only when the table is
-                // there.
-                let (table, t, len) = if t < N_POS {
-                    (pos, t, N_POS)
-                } else if t < N_POS + N_EXT {
-                    (ext, t - N_POS, N_EXT)
-                } else if t < N_POS + N_EXT + N_KD {
-                    (kd, t - N_POS - N_EXT, N_KD)
-                } else if t < N_POS + N_EXT + N_KD + N_MORE {
-                    (more, t - N_POS - N_EXT - N_KD, N_MORE)
-                } else {
-                    (more2, t - N_POS - N_EXT - N_KD - N_MORE, N_MORE2)
-                };
+                // `positional_more`'s, `positional_more2`'s and `initiative`'s, counted only
+                // when the table is there.
+                let (j, t) = counted_slot(t);
+                let (table, (_, len, eg_only)) = (tables[j], COUNTED[j]);
                 if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
-                    s[0] += sign * n as i64 * mg as i64;
+                    if !eg_only {
+                        s[0] += sign * n as i64 * mg as i64;
+                    }
                     s[1] += sign * n as i64 * eg as i64;
                 }
             });
@@ -481,8 +545,11 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let stm = side_sign(pos);
         let ph = phase(b);
         let weight = [ph * scale::NORMAL, (PHASE_MAX - ph) * scale::factor(b)];
-        let mut push = |idx_mg: usize, idx_eg: usize, count: i32| {
-            out.push((idx_mg as u32, count * weight[0]));
+        // `idx_mg` None: the endgame half alone (a table whose middlegame weights are unused).
+        let mut put = |idx_mg: Option<usize>, idx_eg: usize, count: i32| {
+            if let Some(i) = idx_mg {
+                out.push((i as u32, count * weight[0]));
+            }
             out.push((idx_eg as u32, count * weight[1]));
         };
         let kings = [b.king(Color::White), b.king(Color::Black)];
@@ -490,13 +557,13 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             let csign = stm * if color == Color::White { 1 } else { -1 };
             for piece in NON_KING {
                 for sq in b.colored_pieces(color, piece) {
-                    push(piece as usize, 5 + piece as usize, csign);
+                    put(Some(piece as usize), 5 + piece as usize, csign);
                     for (v, &view) in COLORS.iter().enumerate() {
                         let vsign = stm * if v == 0 { 1 } else { -1 };
                         let k = rel(kings[v], view);
                         let c = kp_cond(view, color, piece, sq);
-                        push(
-                            OFF_KP + k * KP_COND + c,
+                        put(
+                            Some(OFF_KP + k * KP_COND + c),
                             OFF_KP + (64 + k) * KP_COND + c,
                             vsign,
                         );
@@ -508,27 +575,17 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let pawns = PawnInfo::compute(b);
         for (i, view) in COLORS.into_iter().enumerate() {
             let sign = stm * if i == 0 { 1 } else { -1 };
-            let mut c = [0i32; N_POS + N_EXT + N_KD + N_MORE + N_MORE2];
+            let mut c = [0i32; N_COUNTED];
             terms::counts(b, view, &maps, &pawns, terms::Which::ALL, |t, n| c[t] += n);
             for (t, &n) in c.iter().enumerate() {
                 if n == 0 {
                     continue;
                 }
-                if t < N_POS {
-                    push(OFF_POS + t, OFF_POS + N_POS + t, sign * n);
-                } else if t < N_POS + N_EXT {
-                    let e = t - N_POS;
-                    push(OFF_EXT + e, OFF_EXT + N_EXT + e, sign * n);
-                } else if t < N_POS + N_EXT + N_KD {
-                    let k = t - N_POS - N_EXT;
-                    push(OFF_KD + k, OFF_KD + N_KD + k, sign * n);
-                } else if t < N_POS + N_EXT + N_KD + N_MORE {
-                    let m = t - N_POS - N_EXT - N_KD;
-                    push(OFF_MORE + m, OFF_MORE + N_MORE + m, sign * n);
-                } else {
-                    let m = t - N_POS - N_EXT - N_KD - N_MORE;
-                    push(OFF_MORE2 + m, OFF_MORE2 + N_MORE2 + m, sign * n);
-                }
+                let (j, t) = counted_slot(t);
+                let (table, len, eg_only) = COUNTED[j];
+                let off = TABLE_OFF[table];
+                let mg = if eg_only { None } else { Some(off + t) };
+                put(mg, off + len + t, sign * n);
             }
         }
         let tempo = stm
@@ -537,7 +594,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             } else {
                 -1
             };
-        push(OFF_POS + P_TEMPO, OFF_POS + N_POS + P_TEMPO, tempo);
+        put(Some(OFF_POS + P_TEMPO), OFF_POS + N_POS + P_TEMPO, tempo);
         crate::eval::merge_features(out);
     }
 
@@ -549,15 +606,18 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             ));
         }
         let sat = |x: &i32| (*x).clamp(i16::MIN as i32, i16::MAX as i32) as i16;
-        Ok(vec![
-            OwnedTable::I32(params[..OFF_KP].to_vec()),
-            OwnedTable::I16(params[OFF_KP..OFF_POS].iter().map(sat).collect()),
-            OwnedTable::I32(params[OFF_POS..OFF_EXT].to_vec()),
-            OwnedTable::I32(params[OFF_EXT..OFF_KD].to_vec()),
-            OwnedTable::I32(params[OFF_KD..OFF_MORE].to_vec()),
-            OwnedTable::I32(params[OFF_MORE..OFF_MORE2].to_vec()),
-            OwnedTable::I32(params[OFF_MORE2..].to_vec()),
-        ])
+        Ok(TABLE_OFF
+            .windows(2)
+            .enumerate()
+            .map(|(t, r)| {
+                let p = &params[r[0]..r[1]];
+                if t == T_KP {
+                    OwnedTable::I16(p.iter().map(sat).collect())
+                } else {
+                    OwnedTable::I32(p.to_vec())
+                }
+            })
+            .collect())
     }
 
     fn fold(w: &Weights) -> Result<Vec<i32>, String> {
@@ -574,7 +634,9 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // No hand-set king danger: the hand-set evaluation is that of the files learned
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
-            // Likewise the Stockfish 11 terms of `positional_more` and `positional_more2`.
+            // Likewise the Stockfish 11 terms of `positional_more` and `positional_more2`, and
+            // the `initiative` terms.
+            None,
             None,
             None,
         ]
@@ -597,21 +659,9 @@ impl FeatureSet<ChessPos> for ChessFeatures {
 
     fn param_table(idx: u32) -> (&'static str, u32) {
         let i = idx as usize;
-        if i < OFF_KP {
-            ("material", idx)
-        } else if i < OFF_POS {
-            ("kp", (i - OFF_KP) as u32)
-        } else if i < OFF_EXT {
-            ("positional", (i - OFF_POS) as u32)
-        } else if i < OFF_KD {
-            ("positional_ext", (i - OFF_EXT) as u32)
-        } else if i < OFF_MORE {
-            ("king_danger", (i - OFF_KD) as u32)
-        } else if i < OFF_MORE2 {
-            ("positional_more", (i - OFF_MORE) as u32)
-        } else {
-            ("positional_more2", (i - OFF_MORE2) as u32)
-        }
+        let t = TABLE_OFF[1..].iter().take_while(|&&off| off <= i).count();
+        let t = t.min(TABLES.len() - 1);
+        (TABLES[t].name, (i - TABLE_OFF[t]) as u32)
     }
 }
 
@@ -656,5 +706,11 @@ pub fn more_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE] {
 
 /// The counts of one side's `positional_more2` terms (`white` or black).
 pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
-    side_counts(pos, white, N_POS + N_EXT + N_KD + N_MORE)
+    side_counts(pos, white, COUNT_BASE[4])
+}
+
+/// The counts of one side's `initiative` terms (`white` or black): zero unless it is ahead in
+/// material.
+pub fn initiative_counts(pos: &ChessPos, white: bool) -> [i32; N_INIT] {
+    side_counts(pos, white, COUNT_BASE[5])
 }

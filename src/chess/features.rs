@@ -5,8 +5,8 @@
 //! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
 //! pawn chains, outposts, king danger; `terms.rs`) and, in the optional `king_danger` table, a
 //! king-danger index scored through its square (the one term not linear in the board's counts,
-//! still linear in the weights) and, in the optional endgame-only `initiative` table, what a
-//! material lead is worth given the pawns and kings (`initiative.rs`). Every weight comes in a
+//! still linear in the weights) and, in the optional `king_shelter` table, the pawns in front of
+//! each king by file and rank (`shelter.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
 //! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
@@ -22,10 +22,10 @@
 //! are kept incrementally; the positional terms are bitboard work done at `evaluate`.
 
 mod defaults;
-mod initiative;
 mod more;
 mod pawns;
 pub mod scale;
+mod shelter;
 mod terms;
 
 pub use defaults::{
@@ -57,7 +57,7 @@ pub const T_EXT: usize = 3;
 pub const T_KD: usize = 4;
 pub const T_MORE: usize = 5;
 pub const T_MORE2: usize = 6;
-pub const T_INIT: usize = 7;
+pub const T_SHELTER: usize = 7;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -154,21 +154,13 @@ pub const M2_OWN_ROOK_BEHIND_PASSER: usize = 16;
 pub const M2_ENEMY_ROOK_BEHIND_PASSER: usize = 17;
 pub const N_MORE2: usize = 18;
 
-// Terms of table `initiative` (`initiative.rs`), one weight each per phase, counted for the side
-// ahead in material only (the other side's counts are zero).
-pub const I_AHEAD: usize = 0; // 1
-pub const I_PAWNS: usize = 1; // pawns on the board
-pub const I_PASSED: usize = 2; // passed pawns on the board
-pub const I_OUTFLANKING: usize = 3; // kings' file distance − rank distance
-pub const I_BOTH_FLANKS: usize = 4; // pawns on both flanks
-pub const I_INFILTRATION: usize = 5; // a king in the enemy half
-pub const I_PAWNS_ONLY: usize = 6; // no piece but kings and pawns
-pub const I_UNWINNABLE: usize = 7; // outflanking < 0 and pawns on one flank
-pub const I_LEAD: usize = 8; // material lead 1, 2, 3, ≥ 4 pawns → 4 entries
-pub const I_KING_IN_FRONT: usize = 12; // own pawns with the enemy king on their path
-pub const I_OWN_PAWNS: usize = 13;
-pub const I_THEIR_PASSED: usize = 14; // the other side's passed pawns
-pub const N_INIT: usize = 15;
+// Terms of table `king_shelter` (`shelter.rs`), one weight each per phase, counted for the own
+// king: for the three files around it, by the file's distance from the edge (0..=3) and the
+// relative rank of the own (enemy) pawn nearest the own back rank (0 = none).
+pub const S_SHELTER: usize = 0; // [edge distance][own pawn's rank] → 4 × 7
+pub const S_STORM: usize = 28; // [edge distance][enemy pawn's rank] → 4 × 7
+pub const S_BLOCKED_STORM: usize = 56; // [enemy pawn's rank], blocked by the own pawn → 7
+pub const N_SHELTER: usize = 63;
 
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
@@ -222,9 +214,9 @@ static TABLES: [TableSpec; 8] = [
         required: false,
     },
     TableSpec {
-        name: "initiative",
+        name: "king_shelter",
         elem: Elem::I32,
-        dims: &[2, N_INIT as u32],
+        dims: &[2, N_SHELTER as u32],
         required: false,
     },
 ];
@@ -236,29 +228,32 @@ pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
 pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
 pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
 pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
-pub const OFF_INIT: usize = OFF_MORE2 + 2 * N_MORE2;
-pub const N_PARAMS: usize = OFF_INIT + 2 * N_INIT;
+pub const OFF_SHELTER: usize = OFF_MORE2 + 2 * N_MORE2;
+pub const N_PARAMS: usize = OFF_SHELTER + 2 * N_SHELTER;
 
 /// Where each table's parameters start, in `TABLES`' order, and where the last one ends.
 const TABLE_OFF: [usize; 9] = [
-    0, OFF_KP, OFF_POS, OFF_EXT, OFF_KD, OFF_MORE, OFF_MORE2, OFF_INIT, N_PARAMS,
+    0,
+    OFF_KP,
+    OFF_POS,
+    OFF_EXT,
+    OFF_KD,
+    OFF_MORE,
+    OFF_MORE2,
+    OFF_SHELTER,
+    N_PARAMS,
 ];
 
 /// The tables of counted terms, in the order of `terms::counts`' indices: (table, terms per
-/// phase, whether only the endgame half counts). One list serves the evaluation, the feature
-/// vector and the parameter names, so a new table is one line here (the `if t < …` cascades it
-/// replaces grew with every table).
-///
-/// `initiative` is endgame-only: fitted in both phases it learned that a material lead is worth
-/// little in the middlegame (the teacher's quiet positions with a pawn less are mostly gambits
-/// with compensation), and the engine gave pawns away (−40 Elo at 10,000 nodes).
-const COUNTED: [(usize, usize, bool); 6] = [
-    (T_POS, N_POS, false),
-    (T_EXT, N_EXT, false),
-    (T_KD, N_KD, false),
-    (T_MORE, N_MORE, false),
-    (T_MORE2, N_MORE2, false),
-    (T_INIT, N_INIT, true),
+/// phase). One list serves the evaluation, the feature vector and the parameter names, so a new
+/// table is one line here (the `if t < …` cascades it replaces grew with every table).
+const COUNTED: [(usize, usize); 6] = [
+    (T_POS, N_POS),
+    (T_EXT, N_EXT),
+    (T_KD, N_KD),
+    (T_MORE, N_MORE),
+    (T_MORE2, N_MORE2),
+    (T_SHELTER, N_SHELTER),
 ];
 
 const fn count_bases() -> [usize; COUNTED.len() + 1] {
@@ -272,7 +267,7 @@ const fn count_bases() -> [usize; COUNTED.len() + 1] {
 }
 
 /// Where each counted table's terms start among `terms::counts`' indices (and their total).
-const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
+pub(super) const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
 /// The number of counted terms of one side.
 pub const N_COUNTED: usize = COUNT_BASE[COUNTED.len()];
 
@@ -390,15 +385,15 @@ impl ChessFeatures {
 
     /// Positional sums (mg, eg) from white's view, tempo and the extended terms included.
     fn positional(w: &Weights, b: &Board) -> [i64; 2] {
-        let tables = COUNTED.map(|(id, _, _)| w.i32(id));
+        let tables = COUNTED.map(|(id, _)| w.i32(id));
         if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
-        let [pos, ext, kd, more, more2, init] = tables;
+        let [pos, ext, kd, more, more2, shelter] = tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
-            init: !init.is_empty(),
+            shelter: !shelter.is_empty(),
             ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
         };
         let with_ext = which.ext;
@@ -410,14 +405,12 @@ impl ChessFeatures {
             terms::counts(b, view, &maps, &pawns, which, |t, n| {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
                 // code path keeps the evaluation and the feature vector identical), except
-                // `positional_more`'s, `positional_more2`'s and `initiative`'s, counted only
+                // `positional_more`'s, `positional_more2`'s and `king_shelter`'s, counted only
                 // when the table is there.
                 let (j, t) = counted_slot(t);
-                let (table, (_, len, eg_only)) = (tables[j], COUNTED[j]);
+                let (table, len) = (tables[j], COUNTED[j].1);
                 if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
-                    if !eg_only {
-                        s[0] += sign * n as i64 * mg as i64;
-                    }
+                    s[0] += sign * n as i64 * mg as i64;
                     s[1] += sign * n as i64 * eg as i64;
                 }
             });
@@ -545,11 +538,8 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         let stm = side_sign(pos);
         let ph = phase(b);
         let weight = [ph * scale::NORMAL, (PHASE_MAX - ph) * scale::factor(b)];
-        // `idx_mg` None: the endgame half alone (a table whose middlegame weights are unused).
-        let mut put = |idx_mg: Option<usize>, idx_eg: usize, count: i32| {
-            if let Some(i) = idx_mg {
-                out.push((i as u32, count * weight[0]));
-            }
+        let mut push = |idx_mg: usize, idx_eg: usize, count: i32| {
+            out.push((idx_mg as u32, count * weight[0]));
             out.push((idx_eg as u32, count * weight[1]));
         };
         let kings = [b.king(Color::White), b.king(Color::Black)];
@@ -557,13 +547,13 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             let csign = stm * if color == Color::White { 1 } else { -1 };
             for piece in NON_KING {
                 for sq in b.colored_pieces(color, piece) {
-                    put(Some(piece as usize), 5 + piece as usize, csign);
+                    push(piece as usize, 5 + piece as usize, csign);
                     for (v, &view) in COLORS.iter().enumerate() {
                         let vsign = stm * if v == 0 { 1 } else { -1 };
                         let k = rel(kings[v], view);
                         let c = kp_cond(view, color, piece, sq);
-                        put(
-                            Some(OFF_KP + k * KP_COND + c),
+                        push(
+                            OFF_KP + k * KP_COND + c,
                             OFF_KP + (64 + k) * KP_COND + c,
                             vsign,
                         );
@@ -582,10 +572,9 @@ impl FeatureSet<ChessPos> for ChessFeatures {
                     continue;
                 }
                 let (j, t) = counted_slot(t);
-                let (table, len, eg_only) = COUNTED[j];
+                let (table, len) = COUNTED[j];
                 let off = TABLE_OFF[table];
-                let mg = if eg_only { None } else { Some(off + t) };
-                put(mg, off + len + t, sign * n);
+                push(off + t, off + len + t, sign * n);
             }
         }
         let tempo = stm
@@ -594,7 +583,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             } else {
                 -1
             };
-        put(Some(OFF_POS + P_TEMPO), OFF_POS + N_POS + P_TEMPO, tempo);
+        push(OFF_POS + P_TEMPO, OFF_POS + N_POS + P_TEMPO, tempo);
         crate::eval::merge_features(out);
     }
 
@@ -634,8 +623,8 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // No hand-set king danger: the hand-set evaluation is that of the files learned
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
-            // Likewise the Stockfish 11 terms of `positional_more` and `positional_more2`, and
-            // the `initiative` terms.
+            // Likewise the Stockfish 11 terms of `positional_more`, `positional_more2` and
+            // `king_shelter`.
             None,
             None,
             None,
@@ -709,8 +698,7 @@ pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
     side_counts(pos, white, COUNT_BASE[4])
 }
 
-/// The counts of one side's `initiative` terms (`white` or black): zero unless it is ahead in
-/// material.
-pub fn initiative_counts(pos: &ChessPos, white: bool) -> [i32; N_INIT] {
+/// The counts of one side's `king_shelter` terms (`white`'s king's or black's).
+pub fn shelter_counts(pos: &ChessPos, white: bool) -> [i32; N_SHELTER] {
     side_counts(pos, white, COUNT_BASE[5])
 }

@@ -5,8 +5,8 @@
 //! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
 //! pawn chains, outposts, king danger; `terms.rs`) and, in the optional `king_danger` table, a
 //! king-danger index scored through its square (the one term not linear in the board's counts,
-//! still linear in the weights) and, in the optional `king_shelter` table, the pawns in front of
-//! each king by file and rank (`shelter.rs`). Every weight comes in a
+//! still linear in the weights) and, in the optional `positional_more` and `positional_more2`
+//! tables, the rest of Stockfish 11's classical terms (`more.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
 //! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
@@ -25,7 +25,6 @@ mod defaults;
 mod more;
 mod pawns;
 pub mod scale;
-mod shelter;
 mod terms;
 
 pub use defaults::{
@@ -57,7 +56,6 @@ pub const T_EXT: usize = 3;
 pub const T_KD: usize = 4;
 pub const T_MORE: usize = 5;
 pub const T_MORE2: usize = 6;
-pub const T_SHELTER: usize = 7;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -154,14 +152,6 @@ pub const M2_OWN_ROOK_BEHIND_PASSER: usize = 16;
 pub const M2_ENEMY_ROOK_BEHIND_PASSER: usize = 17;
 pub const N_MORE2: usize = 18;
 
-// Terms of table `king_shelter` (`shelter.rs`), one weight each per phase, counted for the own
-// king: for the three files around it, by the file's distance from the edge (0..=3) and the
-// relative rank of the own (enemy) pawn nearest the own back rank (0 = none).
-pub const S_SHELTER: usize = 0; // [edge distance][own pawn's rank] → 4 × 7
-pub const S_STORM: usize = 28; // [edge distance][enemy pawn's rank] → 4 × 7
-pub const S_BLOCKED_STORM: usize = 56; // [enemy pawn's rank], blocked by the own pawn → 7
-pub const N_SHELTER: usize = 63;
-
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
 pub const N_KD: usize = 2;
@@ -170,7 +160,7 @@ pub const KD_LINEAR_DIV: i32 = 64;
 /// The index's cap (counts stay far inside i32 in the learner's features).
 pub const KD_MAX: i32 = 6000;
 
-static TABLES: [TableSpec; 8] = [
+static TABLES: [TableSpec; 7] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -213,12 +203,6 @@ static TABLES: [TableSpec; 8] = [
         dims: &[2, N_MORE2 as u32],
         required: false,
     },
-    TableSpec {
-        name: "king_shelter",
-        elem: Elem::I32,
-        dims: &[2, N_SHELTER as u32],
-        required: false,
-    },
 ];
 
 pub const OFF_KP: usize = 10;
@@ -228,32 +212,22 @@ pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
 pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
 pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
 pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
-pub const OFF_SHELTER: usize = OFF_MORE2 + 2 * N_MORE2;
-pub const N_PARAMS: usize = OFF_SHELTER + 2 * N_SHELTER;
+pub const N_PARAMS: usize = OFF_MORE2 + 2 * N_MORE2;
 
 /// Where each table's parameters start, in `TABLES`' order, and where the last one ends.
-const TABLE_OFF: [usize; 9] = [
-    0,
-    OFF_KP,
-    OFF_POS,
-    OFF_EXT,
-    OFF_KD,
-    OFF_MORE,
-    OFF_MORE2,
-    OFF_SHELTER,
-    N_PARAMS,
+const TABLE_OFF: [usize; 8] = [
+    0, OFF_KP, OFF_POS, OFF_EXT, OFF_KD, OFF_MORE, OFF_MORE2, N_PARAMS,
 ];
 
 /// The tables of counted terms, in the order of `terms::counts`' indices: (table, terms per
 /// phase). One list serves the evaluation, the feature vector and the parameter names, so a new
 /// table is one line here (the `if t < …` cascades it replaces grew with every table).
-const COUNTED: [(usize, usize); 6] = [
+const COUNTED: [(usize, usize); 5] = [
     (T_POS, N_POS),
     (T_EXT, N_EXT),
     (T_KD, N_KD),
     (T_MORE, N_MORE),
     (T_MORE2, N_MORE2),
-    (T_SHELTER, N_SHELTER),
 ];
 
 const fn count_bases() -> [usize; COUNTED.len() + 1] {
@@ -267,7 +241,7 @@ const fn count_bases() -> [usize; COUNTED.len() + 1] {
 }
 
 /// Where each counted table's terms start among `terms::counts`' indices (and their total).
-pub(super) const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
+const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
 /// The number of counted terms of one side.
 pub const N_COUNTED: usize = COUNT_BASE[COUNTED.len()];
 
@@ -389,11 +363,10 @@ impl ChessFeatures {
         if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
-        let [pos, ext, kd, more, more2, shelter] = tables;
+        let [pos, ext, kd, more, more2] = tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
-            shelter: !shelter.is_empty(),
             ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
         };
         let with_ext = which.ext;
@@ -405,8 +378,8 @@ impl ChessFeatures {
             terms::counts(b, view, &maps, &pawns, which, |t, n| {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
                 // code path keeps the evaluation and the feature vector identical), except
-                // `positional_more`'s, `positional_more2`'s and `king_shelter`'s, counted only
-                // when the table is there.
+                // `positional_more`'s and `positional_more2`'s, counted only when the table is
+                // there.
                 let (j, t) = counted_slot(t);
                 let (table, len) = (tables[j], COUNTED[j].1);
                 if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
@@ -623,9 +596,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // No hand-set king danger: the hand-set evaluation is that of the files learned
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
-            // Likewise the Stockfish 11 terms of `positional_more`, `positional_more2` and
-            // `king_shelter`.
-            None,
+            // Likewise the Stockfish 11 terms of `positional_more` and `positional_more2`.
             None,
             None,
         ]
@@ -679,26 +650,21 @@ fn side_counts<const N: usize>(pos: &ChessPos, white: bool, first: usize) -> [i3
 /// The counts of one side's extended terms (`white` or black) in a position: what the
 /// `positional_ext` weights multiply (tests check them on hand-made positions).
 pub fn ext_counts(pos: &ChessPos, white: bool) -> [i32; N_EXT] {
-    side_counts(pos, white, N_POS)
+    side_counts(pos, white, COUNT_BASE[1])
 }
 
 /// The counts of one side's king-danger terms (`white` attacking black's king, or black
 /// attacking white's): what the `king_danger` weights multiply.
 pub fn king_danger_counts(pos: &ChessPos, white: bool) -> [i32; N_KD] {
-    side_counts(pos, white, N_POS + N_EXT)
+    side_counts(pos, white, COUNT_BASE[2])
 }
 
 /// The counts of one side's `positional_more` terms (`white` or black).
 pub fn more_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE] {
-    side_counts(pos, white, N_POS + N_EXT + N_KD)
+    side_counts(pos, white, COUNT_BASE[3])
 }
 
 /// The counts of one side's `positional_more2` terms (`white` or black).
 pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
     side_counts(pos, white, COUNT_BASE[4])
-}
-
-/// The counts of one side's `king_shelter` terms (`white`'s king's or black's).
-pub fn shelter_counts(pos: &ChessPos, white: bool) -> [i32; N_SHELTER] {
-    side_counts(pos, white, COUNT_BASE[5])
 }

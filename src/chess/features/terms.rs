@@ -175,8 +175,6 @@ pub(super) struct Which {
     pub more: bool,
     /// `positional_more2` (needs `ext`).
     pub more2: bool,
-    /// `king_shelter`.
-    pub shelter: bool,
 }
 
 impl Which {
@@ -184,7 +182,6 @@ impl Which {
         ext: true,
         more: true,
         more2: true,
-        shelter: true,
     };
 }
 
@@ -256,9 +253,6 @@ pub(super) fn counts(
     }
     let (us, th) = (&maps[view as usize], &maps[them as usize]);
     let own_king = b.king(view);
-    if which.shelter {
-        super::shelter::counts(b, view, &mut add);
-    }
     let p = &pinfo.side[view as usize];
     for (i, &n) in p.passed.iter().enumerate() {
         if n > 0 {

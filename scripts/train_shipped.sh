@@ -11,6 +11,7 @@
 #                                            # chess-texel-kd from chess-ext-j2.kwt,
 #                                            # chess-texel-more from chess-ext-j2.kwt,
 #                                            # chess-texel-more2 from chess-ext-j2.kwt,
+#                                            # chess-texel-shelter from chess-ext-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
 #                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
 #                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
@@ -162,8 +163,8 @@ fi
 # Chess: the same command with the positional_more2 table too (connected pawns by rank, weak
 # unopposed pawns, king-pawn distance, pins, a weak queen, threats to the queen, passed pawns'
 # files, reachable outposts, queen infiltration, rooks behind passed pawns), from zero. The
-# built-in chess default. Its tables are named so that it still makes this file when a table is
-# added (as the initiative and king_shelter tables were for a while).
+# built-in chess default before chess-texel-shelter. Its tables are named so that it still makes
+# this file when a table is added.
 if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-more2 "* ]]; then
   PICK=weights.kwt train chess-texel-more2 texel --game chess \
     --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
@@ -171,6 +172,16 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-more2 "* ]
     --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
     --tables material,kp,positional,positional_ext,king_danger,positional_more,positional_more2
   measure chess-texel-more2 chess eval_weights/chess-ext-j2.kwt
+fi
+# Chess: the same command with the king_shelter table too (Stockfish 11's shelter and storm by
+# file and rank, one-hot; src/chess/features/shelter.rs), from zero. The built-in chess default.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-shelter "* ]]; then
+  PICK=weights.kwt train chess-texel-shelter texel --game chess \
+    --data "$(ls data/chess/labels-sf3k-[0-9]*.epd.xz | paste -sd, -)" \
+    --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
+    --tables material,kp,positional,positional_ext,king_danger,positional_more,positional_more2,king_shelter
+  measure chess-texel-shelter chess eval_weights/chess-ext-j2.kwt
 fi
 
 # Shogi: e_AB (material + KP) by MMTO from Bonanza 6's piece values, on the GPS book positions and

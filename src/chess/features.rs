@@ -5,8 +5,9 @@
 //! `positional_ext` table, the terms a stronger evaluation adds (threats, passed-pawn detail,
 //! pawn chains, outposts, king danger; `terms.rs`) and, in the optional `king_danger` table, a
 //! king-danger index scored through its square (the one term not linear in the board's counts,
-//! still linear in the weights) and, in the optional `positional_more` and `positional_more2`
-//! tables, the rest of Stockfish 11's classical terms (`more.rs`). Every weight comes in a
+//! still linear in the weights), in the optional `positional_more` and `positional_more2` tables,
+//! the rest of Stockfish 11's classical terms (`more.rs`) and, in the optional `king_shelter`
+//! table, the pawns in front of each king by file and rank (`shelter.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
 //! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
@@ -25,6 +26,7 @@ mod defaults;
 mod more;
 mod pawns;
 pub mod scale;
+mod shelter;
 mod terms;
 
 pub use defaults::{
@@ -56,6 +58,7 @@ pub const T_EXT: usize = 3;
 pub const T_KD: usize = 4;
 pub const T_MORE: usize = 5;
 pub const T_MORE2: usize = 6;
+pub const T_SHELTER: usize = 7;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -152,6 +155,14 @@ pub const M2_OWN_ROOK_BEHIND_PASSER: usize = 16;
 pub const M2_ENEMY_ROOK_BEHIND_PASSER: usize = 17;
 pub const N_MORE2: usize = 18;
 
+// Terms of table `king_shelter` (`shelter.rs`), one weight each per phase, counted for the own
+// king: for the three files around it, by the file's distance from the edge (0..=3) and the
+// relative rank of the own (enemy) pawn nearest the own back rank (0 = none).
+pub const S_SHELTER: usize = 0; // [edge distance][own pawn's rank] → 4 × 7
+pub const S_STORM: usize = 28; // [edge distance][enemy pawn's rank] → 4 × 7
+pub const S_BLOCKED_STORM: usize = 56; // [enemy pawn's rank], blocked by the own pawn → 7
+pub const N_SHELTER: usize = 63;
+
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
 pub const N_KD: usize = 2;
@@ -160,7 +171,7 @@ pub const KD_LINEAR_DIV: i32 = 64;
 /// The index's cap (counts stay far inside i32 in the learner's features).
 pub const KD_MAX: i32 = 6000;
 
-static TABLES: [TableSpec; 7] = [
+static TABLES: [TableSpec; 8] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -203,6 +214,12 @@ static TABLES: [TableSpec; 7] = [
         dims: &[2, N_MORE2 as u32],
         required: false,
     },
+    TableSpec {
+        name: "king_shelter",
+        elem: Elem::I32,
+        dims: &[2, N_SHELTER as u32],
+        required: false,
+    },
 ];
 
 pub const OFF_KP: usize = 10;
@@ -212,22 +229,32 @@ pub const OFF_EXT: usize = OFF_POS + 2 * N_POS;
 pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
 pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
 pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
-pub const N_PARAMS: usize = OFF_MORE2 + 2 * N_MORE2;
+pub const OFF_SHELTER: usize = OFF_MORE2 + 2 * N_MORE2;
+pub const N_PARAMS: usize = OFF_SHELTER + 2 * N_SHELTER;
 
 /// Where each table's parameters start, in `TABLES`' order, and where the last one ends.
-const TABLE_OFF: [usize; 8] = [
-    0, OFF_KP, OFF_POS, OFF_EXT, OFF_KD, OFF_MORE, OFF_MORE2, N_PARAMS,
+const TABLE_OFF: [usize; 9] = [
+    0,
+    OFF_KP,
+    OFF_POS,
+    OFF_EXT,
+    OFF_KD,
+    OFF_MORE,
+    OFF_MORE2,
+    OFF_SHELTER,
+    N_PARAMS,
 ];
 
 /// The tables of counted terms, in the order of `terms::counts`' indices: (table, terms per
 /// phase). One list serves the evaluation, the feature vector and the parameter names, so a new
 /// table is one line here (the `if t < …` cascades it replaces grew with every table).
-const COUNTED: [(usize, usize); 5] = [
+const COUNTED: [(usize, usize); 6] = [
     (T_POS, N_POS),
     (T_EXT, N_EXT),
     (T_KD, N_KD),
     (T_MORE, N_MORE),
     (T_MORE2, N_MORE2),
+    (T_SHELTER, N_SHELTER),
 ];
 
 const fn count_bases() -> [usize; COUNTED.len() + 1] {
@@ -241,7 +268,7 @@ const fn count_bases() -> [usize; COUNTED.len() + 1] {
 }
 
 /// Where each counted table's terms start among `terms::counts`' indices (and their total).
-const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
+pub(super) const COUNT_BASE: [usize; COUNTED.len() + 1] = count_bases();
 /// The number of counted terms of one side.
 pub const N_COUNTED: usize = COUNT_BASE[COUNTED.len()];
 
@@ -363,10 +390,11 @@ impl ChessFeatures {
         if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
-        let [pos, ext, kd, more, more2] = tables;
+        let [pos, ext, kd, more, more2, shelter] = tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
+            shelter: !shelter.is_empty(),
             ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
         };
         let with_ext = which.ext;
@@ -378,8 +406,8 @@ impl ChessFeatures {
             terms::counts(b, view, &maps, &pawns, which, |t, n| {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
                 // code path keeps the evaluation and the feature vector identical), except
-                // `positional_more`'s and `positional_more2`'s, counted only when the table is
-                // there.
+                // `positional_more`'s, `positional_more2`'s and `king_shelter`'s, counted only
+                // when the table is there.
                 let (j, t) = counted_slot(t);
                 let (table, len) = (tables[j], COUNTED[j].1);
                 if let (Some(&mg), Some(&eg)) = (table.get(t), table.get(len + t)) {
@@ -596,24 +624,26 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // No hand-set king danger: the hand-set evaluation is that of the files learned
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
-            // Likewise the Stockfish 11 terms of `positional_more` and `positional_more2`.
+            // Likewise the Stockfish 11 terms of `positional_more`, `positional_more2` and
+            // `king_shelter`.
+            None,
             None,
             None,
         ]
     }
 
-    /// `chess-texel-more2.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
+    /// `chess-texel-shelter.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
     /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md), with
-    /// the endgame scale factor, the king-danger index and the `positional_more` and
-    /// `positional_more2` terms in the features: +19 [+6, +33] over `chess-texel-more.kwt` (1,572
-    /// games) and that +54 [+29, +80] over `chess-texel-kd.kwt` (the default before both; 511
-    /// games), at 10,000 nodes, SPRT(0, 10) accepted each time; +171 [+126, +221] over
-    /// `chess-ext-j2.kwt` at 5,000 nodes (200 games; docs/learning/texel.md); made by
-    /// scripts/train_shipped.sh.
+    /// the endgame scale factor, the king-danger index, the `positional_more` and
+    /// `positional_more2` terms and the `king_shelter` table in the features: over
+    /// `chess-texel-more2.kwt` (the default before it) +8.3 [−0.4, +17.1] in 4,000 games at
+    /// 10,000 nodes (two SPRT(0, 10) runs capped at 2,000, neither decided: +10.8 and +5.9;
+    /// docs/learning/texel.md, "King shelter by file and rank"); +233 [+188, +286] over
+    /// `chess-ext-j2.kwt` at 5,000 nodes (200 games); made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-texel-more2.kwt",
-            include_bytes!("../../eval_weights/chess-texel-more2.kwt"),
+            "chess-texel-shelter.kwt",
+            include_bytes!("../../eval_weights/chess-texel-shelter.kwt"),
         ))
     }
 
@@ -667,4 +697,9 @@ pub fn more_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE] {
 /// The counts of one side's `positional_more2` terms (`white` or black).
 pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
     side_counts(pos, white, COUNT_BASE[4])
+}
+
+/// The counts of one side's `king_shelter` terms (`white`'s king's or black's).
+pub fn shelter_counts(pos: &ChessPos, white: bool) -> [i32; N_SHELTER] {
+    side_counts(pos, white, COUNT_BASE[5])
 }

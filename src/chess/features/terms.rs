@@ -175,6 +175,8 @@ pub(super) struct Which {
     pub more: bool,
     /// `positional_more2` (needs `ext`).
     pub more2: bool,
+    /// `king_shelter`.
+    pub shelter: bool,
 }
 
 impl Which {
@@ -182,6 +184,7 @@ impl Which {
         ext: true,
         more: true,
         more2: true,
+        shelter: true,
     };
 }
 
@@ -253,6 +256,9 @@ pub(super) fn counts(
     }
     let (us, th) = (&maps[view as usize], &maps[them as usize]);
     let own_king = b.king(view);
+    if which.shelter {
+        super::shelter::counts(b, view, &mut add);
+    }
     let p = &pinfo.side[view as usize];
     for (i, &n) in p.passed.iter().enumerate() {
         if n > 0 {

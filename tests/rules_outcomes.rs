@@ -563,7 +563,7 @@ fn bad_shogi_texts_name_the_problem() {
 
 #[test]
 fn bad_chess_texts_name_the_problem() {
-    let cases: [(&str, &str); 9] = [
+    let cases: [(&str, &str); 11] = [
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
             "expected 6 fields",
@@ -588,6 +588,14 @@ fn bad_chess_texts_name_the_problem() {
         (
             "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1",
             "pawn on the first or last rank",
+        ),
+        (
+            "8/8/8/8/8/8/P7/Kk6 w - - 0 1",
+            "kings stand next to each other",
+        ),
+        (
+            "8/8/8/8/8/8/P7/Kk6 b - - 0 1",
+            "kings stand next to each other",
         ),
         (
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",

@@ -1,5 +1,6 @@
 //! Chess rules over `cozy-chess`: positions (FEN), UCI moves, SEE, outcomes, records and features.
 
+pub mod endgame;
 pub mod eval;
 pub mod features;
 pub mod mate;

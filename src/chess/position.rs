@@ -5,7 +5,7 @@ use super::{see, value};
 use crate::game::search_params::{self, SearchParamTable};
 use crate::game::{DrawReason, Game, Outcome, RulesError, Side, WinReason};
 use cozy_chess::util::{display_uci_move, parse_uci_move};
-use cozy_chess::{BitBoard, Board, Color, Move, Piece, Square};
+use cozy_chess::{get_king_moves, BitBoard, Board, Color, Move, Piece, Square};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChessPos {
@@ -143,6 +143,11 @@ impl Game for ChessPos {
         };
         check_fen_board(text, fields[0])?;
         let board: Board = full.parse().map_err(|e| fen_error(text, e))?;
+        // cozy-chess checks that the side not to move is not in check by a piece, but not by the
+        // king: two kings side by side would pass.
+        if get_king_moves(board.king(Color::White)).has(board.king(Color::Black)) {
+            return Err(fen_error(text, "the kings stand next to each other"));
+        }
         Ok(ChessPos { board })
     }
 

@@ -23,8 +23,8 @@
 //! are kept incrementally; the positional terms are bitboard work done at `evaluate`.
 //!
 //! The tables, their offsets and the index of every term are in `layout.rs`. The evaluation adds
-//! one thing outside the weighted sum: a bare king against mating material is scored by rule
-//! (`chess::endgame`), which the feature vector leaves out.
+//! one thing outside the weighted sum: a bare king against mating material or a lone pawn is
+//! scored by rule (`chess::endgame`), which the feature vector leaves out.
 
 mod defaults;
 mod layout;

@@ -107,18 +107,22 @@ fn initial(t: &Tables, white: bool, wk: usize, bk: usize, p: usize) -> u8 {
     UNKNOWN
 }
 
+/// The values of the king's successors (`targets`, the pawn's square `p` left out: a capture is
+/// a rule of `initial`), or-ed together; illegal successors are `INVALID` (0) and add nothing.
+fn king_moves(targets: u64, p: usize, value: impl Fn(usize) -> u8) -> u8 {
+    let mut r = 0;
+    let mut kings = targets & !(1 << p);
+    while kings != 0 {
+        r |= value(kings.trailing_zeros() as usize);
+        kings &= kings - 1;
+    }
+    r
+}
+
 /// One step of the iteration: the value from the children's values (`UNKNOWN` if not decided).
 fn classify(t: &Tables, db: &[u8], white: bool, wk: usize, bk: usize, p: usize) -> u8 {
-    let mut r = 0u8;
     if white {
-        let mut kings = t.king[wk];
-        while kings != 0 {
-            let s = kings.trailing_zeros() as usize;
-            kings &= kings - 1;
-            if s != p {
-                r |= db[index(false, s, bk, p)];
-            }
-        }
+        let mut r = king_moves(t.king[wk], p, |s| db[index(false, s, bk, p)]);
         if rank(p) < 6 && p + 8 != wk && p + 8 != bk {
             r |= db[index(false, wk, bk, p + 8)];
             if rank(p) == 1 && p + 16 != wk && p + 16 != bk {
@@ -133,14 +137,7 @@ fn classify(t: &Tables, db: &[u8], white: bool, wk: usize, bk: usize, p: usize) 
             DRAW
         }
     } else {
-        let mut kings = t.king[bk];
-        while kings != 0 {
-            let s = kings.trailing_zeros() as usize;
-            kings &= kings - 1;
-            if s != p {
-                r |= db[index(true, wk, s, p)];
-            }
-        }
+        let r = king_moves(t.king[bk], p, |s| db[index(true, wk, s, p)]);
         if r & DRAW != 0 {
             DRAW
         } else if r & UNKNOWN != 0 {

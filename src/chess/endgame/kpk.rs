@@ -129,22 +129,25 @@ fn classify(t: &Tables, db: &[u8], white: bool, wk: usize, bk: usize, p: usize) 
                 r |= db[index(false, wk, bk, p + 16)];
             }
         }
-        if r & WIN != 0 {
-            WIN
-        } else if r & UNKNOWN != 0 {
-            UNKNOWN
-        } else {
-            DRAW
-        }
+        decide(r, WIN, DRAW)
     } else {
-        let r = king_moves(t.king[bk], p, |s| db[index(true, wk, s, p)]);
-        if r & DRAW != 0 {
-            DRAW
-        } else if r & UNKNOWN != 0 {
-            UNKNOWN
-        } else {
-            WIN
-        }
+        decide(
+            king_moves(t.king[bk], p, |s| db[index(true, wk, s, p)]),
+            DRAW,
+            WIN,
+        )
+    }
+}
+
+/// The mover's value from its successors' or-ed values `r`: `best` (its own result) if one
+/// successor has it, `UNKNOWN` while one is undecided, otherwise `worst`.
+fn decide(r: u8, best: u8, worst: u8) -> u8 {
+    if r & best != 0 {
+        best
+    } else if r & UNKNOWN != 0 {
+        UNKNOWN
+    } else {
+        worst
     }
 }
 

@@ -6,11 +6,11 @@ mod eval_util;
 
 use eval_util::*;
 use kishi::chess::features::{random_params, ChessAcc, ChessFeatures};
+use kishi::chess::ChessEval;
 use kishi::chess::ChessPos;
-use kishi::chess::{endgame, ChessEval};
 use kishi::eval::rng::SplitMix64;
-use kishi::eval::{evaluate_features, Evaluator, FeatureSet, Weights};
-use kishi::game::{Game, Side};
+use kishi::eval::{Evaluator, FeatureSet, Weights};
+use kishi::game::Game;
 use std::sync::{Arc, OnceLock};
 
 struct Fixture {
@@ -118,14 +118,8 @@ fn feature_vector_reproduces_the_evaluation() {
         assert!(feats.windows(2).all(|w| w[0].0 < w[1].0));
         // The known-endgame rules (a bare king against mating material) are scored on top of
         // the learned sum, outside the feature vector; everywhere else they change nothing.
-        let sign = if pos.side_to_move() == Side::First {
-            1
-        } else {
-            -1
-        };
-        let learned = evaluate_features::<ChessPos, ChessFeatures>(&f.params, &feats);
         assert_eq!(
-            sign * endgame::adjust(pos.board(), sign * learned),
+            chess_eval_from_features(&pos, &f.params, &feats),
             f.eval.evaluate_scratch(&pos),
             "{}",
             pos.to_text()

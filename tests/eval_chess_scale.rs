@@ -6,9 +6,9 @@ mod eval_util;
 
 use eval_util::*;
 use kishi::chess::features::{random_params, scale, ChessFeatures};
-use kishi::chess::{endgame, ChessEval, ChessPos};
-use kishi::eval::{evaluate_features, FeatureSet, Weights};
-use kishi::game::{Game, Side};
+use kishi::chess::{ChessEval, ChessPos};
+use kishi::eval::{FeatureSet, Weights};
+use kishi::game::Game;
 use std::sync::Arc;
 
 /// (FEN, expected factor) on hand-made endgames.
@@ -63,14 +63,8 @@ fn feature_vector_carries_the_factor_as_the_evaluation_applies_it() {
             ChessFeatures::features(&pos, &mut feats);
             // The known-endgame rules (a bare king: several cases here) are scored on top of
             // the learned sum, outside the feature vector.
-            let sign = if pos.side_to_move() == Side::First {
-                1
-            } else {
-                -1
-            };
-            let learned = evaluate_features::<ChessPos, ChessFeatures>(&params, &feats);
             assert_eq!(
-                sign * endgame::adjust(pos.board(), sign * learned),
+                chess_eval_from_features(&pos, &params, &feats),
                 eval.evaluate_scratch(&pos),
                 "{text}"
             );

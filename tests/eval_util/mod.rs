@@ -1,9 +1,13 @@
 //! Helpers shared by the evaluation tests: random playouts, colour-reversed and mirrored position
-//! texts, and the game records of ../shared/data (xz-compressed line format).
+//! texts, the game records of ../shared/data (xz-compressed line format), and the chess
+//! evaluation rebuilt from its feature vector.
 #![allow(dead_code)]
 
+use kishi::chess::features::ChessFeatures;
+use kishi::chess::{endgame, ChessPos};
+use kishi::eval::evaluate_features;
 use kishi::eval::rng::SplitMix64;
-use kishi::game::Game;
+use kishi::game::{Game, Side};
 use std::path::PathBuf;
 
 /// A random playout from the start position: the positions and the moves between them.
@@ -230,4 +234,17 @@ pub fn fen_colour_reversed(fen: &str) -> String {
         f.get(4).unwrap_or(&"0"),
         f.get(5).unwrap_or(&"1")
     )
+}
+
+/// The chess evaluation (side to move's view) that the feature vector `feats` of `pos` and the
+/// parameters `params` give: the learned linear sum, then the known-endgame rules, which are
+/// scored on top of it from White's view, outside the feature vector (`chess::endgame`).
+pub fn chess_eval_from_features(pos: &ChessPos, params: &[i32], feats: &[(u32, i32)]) -> i32 {
+    let sign = if pos.side_to_move() == Side::First {
+        1
+    } else {
+        -1
+    };
+    let learned = evaluate_features::<ChessPos, ChessFeatures>(params, feats);
+    sign * endgame::adjust(pos.board(), sign * learned)
 }

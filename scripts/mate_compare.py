@@ -20,7 +20,7 @@ the position after kishi's defence again (`kishi mate --nodes N`) and reports th
 and whether the rest was shown to be the shortest mate. A total above the stated length with
 `shortest` yes means the defender has a longer defence than the stated line gives it.
 
-`gps` runs one gpsusi process (Thread 1, its default), `usinewgame` + `position` + `go mate T` per
+`gps` runs one gpsusi process (`--threads`: its Thread option, 1 by default, at most 2), `usinewgame` + `position` + `go mate T` per
 problem; the time is the wall clock from `go mate` to the `checkmate` line. A mate line is
 checked by replaying it in kishi (`position … moves …` accepted, then no legal move for gote:
 `go depth 1` answers `bestmove resign`); lines that fail are counted as wrong, not solved.
@@ -263,6 +263,8 @@ def gps(args):
     eng = Usi([args.engine])
     eng.send("usi")
     eng.until(lambda l: l == "usiok")
+    # gpsusi's own option name (1 or 2).
+    eng.send(f"setoption name Thread value {args.threads}")
     eng.send("isready")
     eng.until(lambda l: l == "readyok")
     kishi = Usi([args.kishi])
@@ -400,6 +402,7 @@ def main():
     g.add_argument("--out", required=True)
     g.add_argument("--ids", default="")
     g.add_argument("--engine", default="/usr/games/gpsusi")
+    g.add_argument("--threads", type=int, choices=(1, 2), default=1, help="gpsusi's Thread option")
     g.add_argument("--kishi", default="target/release/kishi")
     t = sub.add_parser("table")
     t.add_argument("--tsv", required=True, help="the problems (for the stated lengths and king squares)")

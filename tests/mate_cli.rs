@@ -1,7 +1,8 @@
 //! `kishi mate FILE`: the shared tsume set solved with the stated lengths; plain SFEN / FEN lines
 //! with a bad line reported and counted (exit 0); `--out` written with the header and one line per
 //! problem; `--ids` selects; `--futile` picks the convention for interpositions next to the king;
-//! an unreadable or empty file is an error with a non-zero exit.
+//! `--threads` solves the same on two threads; an unreadable or empty file is an error with a
+//! non-zero exit.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -198,6 +199,38 @@ fn futile_picks_the_convention_for_drops_next_to_the_king() {
     assert!(zukou[10].starts_with("9b9a"), "{zukou:?}");
     let o = kishi(&["mate", path, "--futile", "bogus"]);
     assert_eq!(o.status.code(), Some(2), "clap rejects an unknown rule");
+}
+
+/// `--threads 2`: the shared set is solved with the stated lengths on two threads; `--threads 0`
+/// is refused with a non-zero exit.
+#[test]
+fn threads_solve_the_same_and_zero_is_refused() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/suites/tsume_miniosl.tsv"
+    );
+    let o = kishi(&[
+        "mate",
+        path,
+        "--nodes",
+        "2000000",
+        "--hash-mb",
+        "16",
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let rows = rows(&stdout(&o));
+    assert!(rows.len() >= 30);
+    for r in &rows {
+        assert_eq!((r[1].as_str(), &r[2]), ("mate", &r[3]), "{r:?}");
+    }
+    let o = kishi(&["mate", path, "--threads", "0"]);
+    assert!(!o.status.success(), "{o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--threads"),
+        "{o:?}"
+    );
 }
 
 #[test]

@@ -183,6 +183,28 @@ fn mate_futile_next_to_king_option_picks_the_convention() {
     e.quit();
 }
 
+/// `go mate` uses the engine's `Threads`: with two, Zukou #061 (29 plies) is still answered with
+/// its exact shortest mate, a proven no-mate is still `nomate`, and stop still ends an infinite
+/// solve with `timeout`.
+#[test]
+fn go_mate_on_two_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name MateHash value 256");
+    let sfen = "9/R8/9/B1+P6/n1Bs5/n1s6/9/+pkP6/3G+R4 b 2S2N3g4l15p 1";
+    e.send(&format!("position sfen {sfen}"));
+    let out = e.go_mate("60000");
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert_eq!(replay(sfen, answer(&out)), 29, "{out:?}");
+    e.send("position sfen 4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    assert_eq!(answer(&e.go_mate("20000")), "checkmate nomate");
+    stop_infinite_mate(
+        &mut e,
+        "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1",
+    );
+    e.quit();
+}
+
 #[test]
 fn proven_no_mates_are_answered_nomate() {
     let mut e = Engine::start();
@@ -196,6 +218,21 @@ fn proven_no_mates_are_answered_nomate() {
     e.send("position sfen 4k4/4G4/4G4/9/9/9/9/9/4K4 w - 1");
     assert_eq!(answer(&e.go_mate("1000")), "checkmate nomate");
     e.quit();
+}
+
+/// `go mate infinite` on `sfen` (far beyond a second's solving), then `stop` once the solver
+/// reports progress: the answer must be `checkmate timeout`. The search would otherwise run
+/// forever: an answer at all (within the hang guard WAIT) is `stop` working. How fast it
+/// answers is measured elsewhere, not asserted here.
+fn stop_infinite_mate(e: &mut Engine, sfen: &str) {
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate infinite");
+    // Wait for a progress line: the solver is running (and reporting) before the stop.
+    let progress = e.until(|l| l.starts_with("info time "), WAIT);
+    assert!(errors(&progress).is_empty(), "{progress:?}");
+    e.send("stop");
+    let out = e.until(|l| l.starts_with("checkmate"), WAIT);
+    assert_eq!(answer(&out), "checkmate timeout", "{out:?}");
 }
 
 #[test]
@@ -212,16 +249,7 @@ fn stop_ends_go_mate_infinite_at_once_with_timeout() {
         .expect("problem 100")
         .to_string();
     let mut e = Engine::start();
-    e.send(&format!("position sfen {sfen}"));
-    e.send("go mate infinite");
-    // Wait for a progress line: the solver is running (and reporting) before the stop.
-    let progress = e.until(|l| l.starts_with("info time "), WAIT);
-    assert!(errors(&progress).is_empty(), "{progress:?}");
-    // The search would otherwise run forever (`infinite`): an answer at all (within the hang guard
-    // WAIT) is `stop` working. How fast it answers is measured elsewhere, not asserted here.
-    e.send("stop");
-    let out = e.until(|l| l.starts_with("checkmate"), WAIT);
-    assert_eq!(answer(&out), "checkmate timeout", "{out:?}");
+    stop_infinite_mate(&mut e, &sfen);
     // The engine goes on: the next problem is solved.
     e.send("position sfen 7G1/8k/7gp/9/9/9/9/7+P+P/7+PK b Rr2b2g3s4n4l14p 1");
     assert_eq!(answer(&e.go_mate("20000")), "checkmate R*1a");

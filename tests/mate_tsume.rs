@@ -39,8 +39,9 @@ fn pv_text(pos: &ShogiPos, pv: &[haitaka::Move]) -> String {
     out.join(" ")
 }
 
-#[test]
-fn miniosl_suite_exact_lengths() {
+/// Every problem of the shared suite on `threads` solver threads: a mate line of exactly the
+/// stated length, shown to be the shortest.
+fn miniosl_suite_exact_lengths_on(threads: usize) {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/suites/tsume_miniosl.tsv");
     let text = std::fs::read_to_string(&path).expect("the shared tsume suite");
@@ -61,7 +62,11 @@ fn miniosl_suite_exact_lengths() {
         let plies: usize = f[plies_col].parse().expect("mate_plies is a number");
         let pos = parse_problem(f[sfen_col]).expect("a valid problem");
         let stop = AtomicBool::new(false);
-        let report = solve(&pos, &limits(2_000_000), &stop).expect("a valid problem");
+        let l = MateLimits {
+            threads,
+            ..limits(2_000_000)
+        };
+        let report = solve(&pos, &l, &stop).expect("a valid problem");
         count += 1;
         match report.result {
             MateResult::Mate(pv) => {
@@ -85,6 +90,18 @@ fn miniosl_suite_exact_lengths() {
     }
     assert!(count >= 30, "only {count} problems read");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn miniosl_suite_exact_lengths() {
+    miniosl_suite_exact_lengths_on(1);
+}
+
+/// Threads change the order of the work, never the answers (`MateLimits::threads`; more in
+/// tests/mate_threads.rs).
+#[test]
+fn miniosl_suite_exact_lengths_on_two_threads() {
+    miniosl_suite_exact_lengths_on(2);
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! `kishi mate FILE [--time-ms N] [--nodes N] [--hash-mb N] [--out FILE] [--ids A,B,…]
-//! [--first-proof] [--futile unguarded|next-to-king]`: the df-pn mate solver on a file of problems, one at a time, with a progress
+//! [--first-proof] [--futile unguarded|next-to-king] [--threads N]`: the df-pn mate solver on a file of problems, one at a time, with a progress
 //! bar (stderr), one result line per problem and a summary.
 //!
 //! The file is either a TSV with a header naming an `sfen` (or `fen`) column, optionally `id` and
@@ -44,6 +44,8 @@ pub struct MateArgs {
     pub replay: bool,
     /// Count a join of two defender's children once (`MateLimits::double_count`).
     pub double_count: bool,
+    /// Solver threads (`MateLimits::threads`).
+    pub threads: usize,
 }
 
 /// Time per problem when neither a time nor a node limit is given.
@@ -122,6 +124,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
         futile: args.futile,
         replay: args.replay,
         double_count: args.double_count,
+        threads: args.threads,
     };
     let bar = progress_bar(problems.len());
     if args.out.is_none() {

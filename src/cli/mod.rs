@@ -114,6 +114,10 @@ enum Command {
         /// maximum) when the join is found: sum their proof numbers (for measuring the gain)
         #[arg(long)]
         no_double_count: bool,
+        /// solver threads sharing the table until the first proof (the PV and the
+        /// shortest-mate search run on one); the node limit counts the main thread's nodes
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
     },
     /// Rules cross-check dump for tests/clients/test_crosscheck.py (developer command)
     #[command(hide = true)]
@@ -155,6 +159,7 @@ pub fn run(args: &[String]) -> i32 {
             futile,
             no_replay,
             no_double_count,
+            threads,
         }) => mate::run(&mate::MateArgs {
             file,
             time_ms,
@@ -169,6 +174,7 @@ pub fn run(args: &[String]) -> i32 {
             },
             replay: !no_replay,
             double_count: !no_double_count,
+            threads: threads as usize,
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),
         Some(Command::SearchParams { game }) => search_params::run(game),

@@ -85,7 +85,7 @@ struct Child<G: MateGame> {
 type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<u64>, Vec<Child<G>>);
 
 pub struct Solver<'a, G: MateGame> {
-    pub(crate) table: &'a mut Table,
+    pub(crate) table: &'a Table,
     attacker: Side,
     nodes: u64,
     node_limit: u64,
@@ -118,6 +118,11 @@ pub struct Solver<'a, G: MateGame> {
     /// Double counts found: (path index of the branch root, full key of a child of it to count
     /// as a maximum).
     marks: Vec<(usize, u64)>,
+    /// 0 for the main thread; a helper (1, 2, …) breaks ties between children its own way
+    /// ([`Solver::select_helper`]), so that the threads part at the first tie.
+    helper: u32,
+    /// A second stop flag (the main thread's: a helper settled the root).
+    also_stop: Option<&'a AtomicBool>,
     _game: std::marker::PhantomData<G>,
 }
 
@@ -153,7 +158,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
         limits: &MateLimits,
         stop: &'a AtomicBool,
         start: Instant,
-        table: &'a mut Table,
+        table: &'a Table,
     ) -> Self {
         Solver {
             table,
@@ -176,8 +181,20 @@ impl<'a, G: MateGame> Solver<'a, G> {
             double_count: limits.double_count,
             frames: Vec::new(),
             marks: Vec::new(),
+            helper: 0,
+            also_stop: None,
             _game: std::marker::PhantomData,
         }
+    }
+
+    /// Makes this solver helper number `helper` (≥ 1) of a shared table.
+    pub fn set_helper(&mut self, helper: u32) {
+        self.helper = helper;
+    }
+
+    /// Also stop when `flag` is set (`None`: only the solve's own stop flag).
+    pub fn set_also_stop(&mut self, flag: Option<&'a AtomicBool>) {
+        self.also_stop = flag;
     }
 
     pub fn set_progress(&mut self, progress: &'a mut ProgressFn<'a>) {
@@ -229,6 +246,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// Whether the budget (nodes, time, stop flag) is used up.
     fn out_of_budget(&self) -> bool {
         self.stopped()
+            || self.also_stop.is_some_and(|f| f.load(Ordering::Relaxed))
             || self.nodes >= self.node_limit
             || self.time_limit.is_some_and(|t| self.start.elapsed() >= t)
     }
@@ -532,7 +550,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
             if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || self.aborted {
                 break;
             }
-            let (best, second) = Self::select(or, &children);
+            let (best, second) = if self.helper > 0 {
+                self.select_helper(or, &children)
+            } else {
+                Self::select(or, &children)
+            };
             if !or && self.replay && self.replay_child(&mut children, best, ply) {
                 continue;
             }
@@ -668,6 +690,41 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 second = best_v.min(INF);
                 best_v = v;
                 best = i;
+            } else if v < second {
+                second = v;
+            }
+        }
+        (best, second)
+    }
+
+    /// [`Solver::select`] for a helper thread: of equal children, helper 1 takes the last
+    /// instead of the first, further helpers the one their own hash of the child's key ranks
+    /// first, so that each parts from the main thread (and the others) at the first tie. A
+    /// helper that broke ties as the main thread does gained nothing: it followed the same path
+    /// (docs/mate.md §27). (A virtual loss — a child another thread is in counting half as much
+    /// again — made the threads chase each other's marks: they re-expanded the same nodes over
+    /// and over and hardly stored anything new.)
+    fn select_helper(&self, or: bool, children: &[Child<G>]) -> (usize, u32) {
+        let seed = u64::from(self.helper);
+        let rank = |i: usize, c: &Child<G>| {
+            if seed == 1 {
+                i as u64
+            } else {
+                (c.pos.key() ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
+            }
+        };
+        let mut best = 0;
+        let mut best_v = u32::MAX;
+        let mut best_rank = 0;
+        let mut second = INF;
+        for (i, c) in children.iter().enumerate().filter(|(_, c)| c.active) {
+            let v = if or { c.res.pn } else { c.res.dn };
+            let r = rank(i, c);
+            if v < best_v || (v == best_v && r >= best_rank) {
+                second = best_v.min(INF);
+                best_v = v;
+                best = i;
+                best_rank = r;
             } else if v < second {
                 second = v;
             }

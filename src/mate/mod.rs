@@ -9,7 +9,8 @@
 //!
 //! Layout: `hand` (hand sets and their order), `table` (the proof / disproof table with bounded
 //! memory, replacement and garbage collection), `dfpn` (the search), `pv` (the shortest mate and
-//! its principal variation). [`solve`] is the entry point.
+//! its principal variation). [`solve`] is the entry point; with `MateLimits::threads` above one,
+//! helper threads search the root on the shared table until the first proof.
 
 mod dfpn;
 mod hand;
@@ -123,6 +124,10 @@ pub struct MateLimits {
     /// Count two children of an AND node that lead into one subtree once, as a maximum, when
     /// the join is found (`dfpn/double_count.rs`). On by default; off only to measure.
     pub double_count: bool,
+    /// Solver threads (at least 1). Helpers search the same root on the shared table until the
+    /// first proof or disproof; the PV and the shortest-mate search run on one thread. The node
+    /// limit counts the main thread's nodes.
+    pub threads: usize,
 }
 
 impl Default for MateLimits {
@@ -135,6 +140,7 @@ impl Default for MateLimits {
             futile: FutileRule::default(),
             replay: true,
             double_count: true,
+            threads: 1,
         }
     }
 }
@@ -290,11 +296,26 @@ fn run<'a, G: MateGame>(
     table: &'a mut table::Table,
 ) -> MateReport<G::Move> {
     let start = Instant::now();
+    let helpers = limits.threads.max(1) - 1;
+    table.set_shared(helpers > 0);
+    let table: &'a table::Table = table;
+    let settled_by_helper = AtomicBool::new(false);
     let mut solver = dfpn::Solver::new(pos, limits, stop, start, table);
     solver.set_progress(progress);
-    let outcome = solver.solve_root(pos);
-    let first_proof =
-        (outcome == dfpn::RootOutcome::Proven).then(|| (solver.nodes(), start.elapsed()));
+    let (outcome, helper_nodes) = if helpers == 0 {
+        (solver.solve_root(pos), 0)
+    } else {
+        solve_root_shared(
+            pos,
+            limits,
+            (stop, start),
+            &mut solver,
+            helpers,
+            &settled_by_helper,
+        )
+    };
+    let first_proof = (outcome == dfpn::RootOutcome::Proven)
+        .then(|| (solver.nodes() + helper_nodes, start.elapsed()));
     let (result, shortest_proven) = match outcome {
         dfpn::RootOutcome::Proven => {
             let (pv, shortest) = pv::shortest_pv(&mut solver, pos, limits.shortest);
@@ -308,13 +329,68 @@ fn run<'a, G: MateGame>(
     };
     MateReport {
         result,
-        nodes: solver.nodes(),
+        nodes: solver.nodes() + helper_nodes,
         elapsed: start.elapsed(),
         hashfull: solver.table.hashfull(),
         shortest_proven,
         first_proof,
         replayed: solver.replayed(),
     }
+}
+
+/// The first proof (or disproof) of the root by `solver` and `helpers` more threads on the
+/// shared table: each helper searches the root as the main thread does but breaks ties between
+/// children its own way (`Solver::select_helper`), and whichever settles the root first stops
+/// the others. Returns the outcome and the helpers' nodes. A helper that cannot be started is
+/// left out (the solve goes on with fewer threads).
+fn solve_root_shared<'a, G: MateGame>(
+    pos: &G,
+    limits: &MateLimits,
+    (stop, start): (&'a AtomicBool, Instant),
+    solver: &mut dfpn::Solver<'a, G>,
+    helpers: usize,
+    settled_by_helper: &'a AtomicBool,
+) -> (dfpn::RootOutcome, u64) {
+    let helper_stop = AtomicBool::new(false);
+    let table = solver.table;
+    // The generation the helpers share: the main thread starts it, they only search.
+    table.new_generation();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (1..=helpers)
+            .filter_map(|h| {
+                let helper_stop = &helper_stop;
+                std::thread::Builder::new()
+                    .name(format!("mate helper {h}"))
+                    .stack_size(SOLVER_STACK)
+                    .spawn_scoped(s, move || {
+                        let mut helper = dfpn::Solver::new(pos, limits, helper_stop, start, table);
+                        helper.set_helper(h as u32);
+                        helper.set_also_stop(Some(stop));
+                        let outcome = helper.search(pos, 0);
+                        if outcome != dfpn::RootOutcome::Unknown {
+                            settled_by_helper.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        helper.nodes()
+                    })
+                    .ok()
+            })
+            .collect();
+        solver.set_also_stop(Some(settled_by_helper));
+        let mut outcome = solver.search(pos, 0);
+        solver.set_also_stop(None);
+        helper_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let nodes = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
+        if outcome == dfpn::RootOutcome::Unknown && !solver.stopped() {
+            // Stopped because a helper settled the root: its result is in the table.
+            let r = solver.probe(pos, 0);
+            if r.pn == 0 {
+                outcome = dfpn::RootOutcome::Proven;
+            } else if r.dn == 0 && !r.path_dependent() {
+                outcome = dfpn::RootOutcome::Disproven;
+            }
+        }
+        (outcome, nodes)
+    })
 }
 
 /// Replays `pv` from `pos` and checks it is a mate line: every move legal, every attacker move a

@@ -36,6 +36,13 @@ pub fn shortest_pv<G: MateGame>(
     // first PV's length: its defences are the table's longest, which may not be the longest.)
     let mut bound = u32::from(solver.probe(root, 0).len);
     let mut proven_shortest = bound <= 1;
+    if !shortest {
+        // The first proof's line is the answer: no re-read under its length bound (that read
+        // searches every defence again with a bound two plies tighter, for the longest one, and
+        // took the whole budget on Zukou #017, #073, #093 and #097: docs/mate.md §27).
+        let shortest = proven_shortest && first.as_ref().is_some_and(|p| p.len() as u32 == bound);
+        return (first, shortest);
+    }
     while shortest && bound >= 3 && !solver.aborted() {
         solver.set_max_ply(bound - 2);
         solver.path.clear();

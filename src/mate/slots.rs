@@ -3,24 +3,52 @@
 //! Mapped lazily by the kernel like `calloc` (a short solve touches few pages) and advised to use
 //! transparent huge pages, so that a probe into a large table does not miss the TLB every time
 //! and filling it takes 512 times fewer page faults.
+//!
+//! Solver threads share the tables (`table.rs` locks a bucket before it touches it; `links.rs`
+//! reads and writes whole words atomically), so besides the exclusive slice views the slots
+//! offer a raw pointer for those accesses.
 
 use bytemuck::Pod;
+use std::ptr::NonNull;
 
 pub struct Slots<T: Pod> {
-    map: memmap2::MmapMut,
-    _slot: std::marker::PhantomData<T>,
+    /// Owns the mapping (unmapped when dropped); the slots are reached through `base`.
+    _map: memmap2::MmapMut,
+    /// The first slot, taken from the map once, with write permission (`MmapMut::as_mut_ptr`).
+    base: NonNull<T>,
+    len: usize,
 }
+
+// SAFETY: the slots are plain data in memory the map owns; the map itself is `Send` and `Sync`.
+// Shared access from several threads goes through `Slots::ptr`, whose users synchronise it
+// (bucket locks in `table.rs`, atomic words in `links.rs`).
+unsafe impl<T: Pod + Send> Send for Slots<T> {}
+// SAFETY: as above.
+unsafe impl<T: Pod + Sync> Sync for Slots<T> {}
 
 impl<T: Pod> Slots<T> {
     /// `n` zeroed slots, or `None` when the memory cannot be mapped.
     pub fn new(n: usize) -> Option<Slots<T>> {
-        let map = memmap2::MmapMut::map_anon(n * std::mem::size_of::<T>()).ok()?;
+        let mut map = memmap2::MmapMut::map_anon(n.max(1) * std::mem::size_of::<T>()).ok()?;
         // Only a hint: without huge pages (not configured, or refused) the table works the same.
         let _ = map.advise(memmap2::Advice::HugePage);
+        let base = NonNull::new(map.as_mut_ptr().cast::<T>())?;
         Some(Slots {
-            map,
-            _slot: std::marker::PhantomData,
+            _map: map,
+            base,
+            len: n,
         })
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// A pointer to slot `i` (`i < len`), for accesses the caller synchronises.
+    #[inline]
+    pub fn ptr(&self, i: usize) -> *mut T {
+        debug_assert!(i < self.len);
+        self.base.as_ptr().wrapping_add(i)
     }
 }
 
@@ -41,16 +69,19 @@ pub fn prefetch<T>(first: *const T, bytes: usize) {
     let _ = (first, bytes);
 }
 
-impl<T: Pod> std::ops::Deref for Slots<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        // A page-aligned map of a whole number of slots: the cast cannot fail.
-        bytemuck::cast_slice(&self.map[..])
+impl<T: Pod> Slots<T> {
+    /// Every slot, for tests that check what a table holds.
+    #[cfg(test)]
+    pub fn as_slice(&mut self) -> &[T] {
+        // SAFETY: `base` points to `len` initialised slots of the live map; `&mut self`
+        // excludes every other access while the slice lives.
+        unsafe { std::slice::from_raw_parts(self.base.as_ptr(), self.len) }
     }
-}
 
-impl<T: Pod> std::ops::DerefMut for Slots<T> {
-    fn deref_mut(&mut self) -> &mut [T] {
-        bytemuck::cast_slice_mut(&mut self.map[..])
+    /// Zeroes every slot (the empty table). `&mut self` excludes every other access.
+    pub fn zero(&mut self) {
+        // SAFETY: `base` points to `len` slots of the live map, writable, and all zeros is a
+        // valid `Pod` value; no other access can run during `&mut self`.
+        unsafe { std::ptr::write_bytes(self.base.as_ptr(), 0, self.len) };
     }
 }

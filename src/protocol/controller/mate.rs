@@ -272,6 +272,8 @@ impl<F: Flavour> Controller<F> {
             } else {
                 FutileRule::Unguarded
             },
+            // The engine's threads: helpers share the table until the first proof.
+            threads: self.options.int("Threads").max(1) as usize,
             ..MateLimits::default()
         };
         self.mate_job.wait(); // a previous solve was stopped already (settle_previous_search)

@@ -679,17 +679,31 @@ impl<'a, G: MateGame> Solver<'a, G> {
     }
 
     /// The child to search (least proof number at OR nodes, least disproof number at AND nodes)
-    /// and the second-least number, for the child's threshold.
+    /// and the second-least number, for the child's threshold. Of equal children the first.
     fn select(or: bool, children: &[Child<G>]) -> (usize, u32) {
+        Self::select_by(or, children, |_, _| 0)
+    }
+
+    /// [`Solver::select`] with a tie rule: of equal children the one `rank` puts highest (the
+    /// first of those when they rank equal).
+    #[inline]
+    fn select_by(
+        or: bool,
+        children: &[Child<G>],
+        rank: impl Fn(usize, &Child<G>) -> u64,
+    ) -> (usize, u32) {
         let mut best = 0;
         let mut best_v = u32::MAX;
+        let mut best_rank = 0;
         let mut second = INF;
         for (i, c) in children.iter().enumerate().filter(|(_, c)| c.active) {
             let v = if or { c.res.pn } else { c.res.dn };
-            if v < best_v {
+            let r = rank(i, c);
+            if v < best_v || (v == best_v && r > best_rank) {
                 second = best_v.min(INF);
                 best_v = v;
                 best = i;
+                best_rank = r;
             } else if v < second {
                 second = v;
             }
@@ -706,30 +720,13 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// and over and hardly stored anything new.)
     fn select_helper(&self, or: bool, children: &[Child<G>]) -> (usize, u32) {
         let seed = u64::from(self.helper);
-        let rank = |i: usize, c: &Child<G>| {
+        Self::select_by(or, children, |i, c| {
             if seed == 1 {
                 i as u64
             } else {
                 (c.pos.key() ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
             }
-        };
-        let mut best = 0;
-        let mut best_v = u32::MAX;
-        let mut best_rank = 0;
-        let mut second = INF;
-        for (i, c) in children.iter().enumerate().filter(|(_, c)| c.active) {
-            let v = if or { c.res.pn } else { c.res.dn };
-            let r = rank(i, c);
-            if v < best_v || (v == best_v && r >= best_rank) {
-                second = best_v.min(INF);
-                best_v = v;
-                best = i;
-                best_rank = r;
-            } else if v < second {
-                second = v;
-            }
-        }
-        (best, second)
+        })
     }
 
     /// The moves the side to move considers at `ply`: checks at OR nodes, all moves at AND nodes.

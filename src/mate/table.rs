@@ -442,6 +442,14 @@ mod tests {
     /// changed the count outside the bucket lock: a collection could count an entry out before
     /// its store had counted it in, the count wrapped below zero and collections emptied the
     /// table of its proofs; that race shows only now and then, so this test may miss it.)
+    /// splitmix64's finaliser: every bit of the input moves every bit of the key.
+    fn mix(x: u64) -> u64 {
+        let mut z = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
     #[test]
     fn shared_stores_keep_the_count_and_the_proofs() {
         let mut t = Table::new(1);
@@ -456,9 +464,12 @@ mod tests {
                 let t = &t;
                 s.spawn(move || {
                     for k in 0..4 * n {
-                        // Spread over every bucket (a stride would leave each thread half).
-                        let key =
-                            (k * 2 + thread + (1 << 40)).wrapping_mul(0x9E37_79B9_7F4A_7C15) << 1;
+                        // Each thread's keys spread over every bucket, so that each thread alone
+                        // fills the table several times over. (Keys `(2k + thread) * odd` kept
+                        // the thread in the bucket index's low bit: each thread had half the
+                        // buckets, and when the threads happened to run one after the other
+                        // the table never passed three quarters twice.)
+                        let key = mix(k + (thread << 40) + (1 << 41)) << 1;
                         t.store(key, Hand::EMPTY, 3, 3, 0, false, 0);
                         let _ = t.probe(key ^ 2, &Hand::EMPTY, 100);
                     }

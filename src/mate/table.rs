@@ -336,8 +336,15 @@ impl Table {
                 let generalised = (pn == 0 && e.pn == 0 && e.hand.covers(&hand))
                     || (dn == 0 && e.dn == 0 && hand.covers(&e.hand) && !path_dependent);
                 if same || redundant || generalised {
-                    if same && e.pn == 0 && pn != 0 {
-                        // Never forget a proof for an unfinished result of the same hand.
+                    // Never forget a proof, or a disproof that holds on every path, for an
+                    // unfinished result of the same hand. One thread never searches such a
+                    // position again, but on a shared table another thread may be inside it
+                    // when it is settled: that thread's unfinished numbers, stored on its way
+                    // out (or when it stops because the root was settled), must not undo the
+                    // result. (Disproofs were not kept: a helper's disproof of the root was
+                    // overwritten by the main thread's stop, and the answer was `unknown`.)
+                    let keep_disproof = e.dn == 0 && e.flags & FLAG_PATH == 0;
+                    if same && ((e.pn == 0 && pn != 0) || (keep_disproof && dn != 0)) {
                         return false;
                     }
                     let work = new.work.max(e.work);
@@ -422,6 +429,23 @@ mod tests {
         t.store(200, small, INF, 0, 0, false, 10);
         assert_eq!(t.probe(200, &Hand::EMPTY, 100).dn, 0);
         assert_eq!(t.probe(200, &big, 100).dn, 1);
+    }
+
+    #[test]
+    fn unfinished_results_never_replace_a_settled_one() {
+        let t = Table::new(1);
+        let hand = Hand([1, 0, 0, 0, 0, 0, 0, 0]);
+        t.store(42, hand, 0, INF, 3, false, 10);
+        t.store(42, hand, 5, 7, 0, false, 20);
+        assert_eq!(t.probe(42, &hand, 100).pn, 0, "proof forgotten");
+        t.store(200, hand, INF, 0, 0, false, 10);
+        t.store(200, hand, 5, 7, 0, false, 20);
+        assert_eq!(t.probe(200, &hand, 100).dn, 0, "disproof forgotten");
+        // A disproof that holds on one path only is replaced: the position is searched again
+        // only where it does not apply.
+        t.store(300, hand, INF, 0, 4, true, 10);
+        t.store(300, hand, 5, 7, 0, false, 20);
+        assert_eq!(t.probe(300, &hand, 4).dn, 7);
     }
 
     #[test]

@@ -64,9 +64,10 @@ fn replaying_proofs_saves_nodes_to_the_first_proof() {
         r.first_proof.expect("proven").0
     };
     let (with, without) = (first(true), first(false));
-    // Measured: 31,800 against 62,824 nodes (docs/mate.md §15).
+    // Measured: 64,209 against 87,825 nodes with the repetition test of docs/mate.md §28
+    // (31,800 against 62,824 before it, §15: the test changed the order of the search).
     assert!(
-        with * 3 < without * 2,
-        "replay {with} nodes, search alone {without}: less than a third saved"
+        with * 5 < without * 4,
+        "replay {with} nodes, search alone {without}: less than a fifth saved"
     );
 }

@@ -308,7 +308,14 @@ impl<'a, G: MateGame> Solver<'a, G> {
         self.table.new_generation();
     }
 
-    /// What the table knows about `pos` at `ply` (a path repetition counts as a failure).
+    /// `pos` enters the current path (for the repetition test of [`Solver::probe`]).
+    pub(crate) fn push_path(&mut self, pos: &G) {
+        self.path
+            .push(pos.key(), pos.board_key(), pos.hand(self.attacker));
+    }
+
+    /// What the table knows about `pos` at `ply` (a repetition of a path position with the
+    /// attacker no better off counts as a failure; `path.rs`).
     pub fn probe(&self, pos: &G, ply: u32) -> NodeResult {
         self.probe_found(pos, ply).0
     }
@@ -322,8 +329,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
     /// [`Solver::probe_found`] with the board key already computed.
     fn probe_keyed(&self, pos: &G, board_key: u64, ply: u32) -> (NodeResult, bool) {
         let hand = pos.hand(self.attacker);
-        let key = pos.key();
-        if let Some(i) = self.path.position(key) {
+        if let Some(i) = self.path.dominating(board_key, &hand) {
             let r = NodeResult {
                 pn: INF,
                 dn: 0,
@@ -467,7 +473,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             }
         }
 
-        self.path.push(pos.key());
+        self.path.push(pos.key(), key, hand);
         if self.double_count {
             // Read by `enter_frame` once the children are made.
             self.table.links.prefetch(pos.key());

@@ -100,7 +100,7 @@ fn walk<G: MateGame>(solver: &mut Solver<'_, G>, root: &G) -> Option<Vec<G::Move
         if ply >= MAX_PLY {
             return None;
         }
-        solver.path.push(cur.key());
+        solver.push_path(&cur);
         let mut scored = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let child = cur.play(mv);

@@ -108,7 +108,7 @@ impl<G: MateGame> Solver<'_, G> {
             }
             let child = pos.play(mv);
             let model_child = model.play(mv);
-            self.path.push(pos.key());
+            self.push_path(pos);
             let r = self.replay_and(&child, &model_child, ply + 1, budget);
             self.path.pop();
             if let Some(r) = r {
@@ -157,7 +157,7 @@ impl<G: MateGame> Solver<'_, G> {
         }
         let mut model_moves = Vec::with_capacity(64);
         model.legal_moves(&mut model_moves);
-        self.path.push(pos.key());
+        self.push_path(pos);
         let mut proofs = Vec::with_capacity(moves.len());
         for &mv in &moves {
             let child = pos.play(mv);

@@ -112,8 +112,12 @@ pub const PRUNE_LMR_DEPTH: usize = 44;
 /// shuffling towards the fifty-move draw. Only the play search: the learners' leaves must stay
 /// the evaluation's own values (`SearchParams::rule50_damping`).
 pub const RULE50_DAMP: usize = 45;
+/// Double extension (0: off): a singular table move whose exclusion search failed low by more
+/// than this margin below the singular beta, at a non-PV node, is extended by two plies, at most
+/// `DOUBLE_EXTENSIONS_MAX` times on a path (Stockfish 15.1's `doubleExtensions`).
+pub const SE_DOUBLE_MARGIN: usize = 46;
 /// Number of tunables.
-pub const COUNT: usize = 46;
+pub const COUNT: usize = 47;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -174,6 +178,7 @@ pub const NAMES: [&str; COUNT] = [
     "ProbCutImproving",
     "PruneLmrDepth",
     "Rule50Damp",
+    "SeDoubleMargin",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -235,6 +240,7 @@ pub const STANDARD: SearchParamTable = [
     t(PROBCUT_IMPROVING, 50, 0, 300, 10),
     t(PRUNE_LMR_DEPTH, 0, 0, 1, 1),
     t(RULE50_DAMP, 0, 0, 1000, 20),
+    t(SE_DOUBLE_MARGIN, 0, 0, 200, 5),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

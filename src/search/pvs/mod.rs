@@ -262,6 +262,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     fn push(&mut self, ply: usize, mv: G::Move) {
+        self.buf.double_ext[ply + 1] = self.buf.double_ext[ply];
         let child = self.buf.positions[ply].play(mv);
         self.shared.tt.prefetch(child.key());
         let (lo, hi) = self.buf.accs.split_at_mut(ply + 1);
@@ -277,6 +278,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     fn push_null(&mut self, ply: usize, child: G) {
+        self.buf.double_ext[ply + 1] = self.buf.double_ext[ply];
         let (lo, hi) = self.buf.accs.split_at_mut(ply + 1);
         self.eval.update_null(&child, &lo[ply], &mut hi[0]);
         self.buf.path_keys.truncate(self.base + ply);

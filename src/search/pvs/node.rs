@@ -263,6 +263,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // Singular extension: is the table's move the only good one here? Searched before
             // the move is made (the same node, with the move excluded, at half depth).
             let mut singular = false;
+            let mut double = false;
             let s_beta = match tte {
                 Some(e) if code == tt_move => self.singular_beta(&e, depth, ply, excluded),
                 _ => None,
@@ -277,6 +278,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
                 if s < s_beta {
                     singular = true;
+                    double = self.double_extension(pv_node, s, s_beta, ply);
                 } else if s_beta >= beta {
                     // Multi-cut: another move also beats beta at the reduced depth.
                     self.give_back_bufs(ply, moves, scores);
@@ -291,7 +293,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 || (gives_check
                     && self.params.check_extension
                     && (ply as i32) < 2 * self.root_depth
-                    && self.buf.positions[ply].see(mv) >= 0)) as i32;
+                    && self.buf.positions[ply].see(mv) >= 0)) as i32
+                + double as i32;
+            self.buf.double_ext[ply + 1] += double as u8;
             let new_depth = depth - 1 + ext;
 
             let mut score;

@@ -24,6 +24,9 @@ pub(super) fn param<G: Game>(params: &SearchParams, i: usize) -> i32 {
     G::SEARCH_PARAMS[i].default
 }
 
+/// At most this many double extensions on one path.
+const DOUBLE_EXTENSIONS_MAX: u8 = 10;
+
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Search parameter `i` (an index of `game::search_params`).
     #[inline(always)]
@@ -228,6 +231,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             && e.score.abs() < crate::game::MATE_BOUND
             && (ply as i32) < 2 * self.root_depth)
             .then(|| crate::game::score_from_tt(e.score, ply) - self.sp(SE_MARGIN) * depth)
+    }
+
+    /// Whether a singular move (its exclusion search returned `s` below `s_beta`) is extended
+    /// twice: far below, off the PV, and few double extensions on the path so far (the cap keeps
+    /// a line of forced moves from growing the tree without bound).
+    #[inline]
+    pub(super) fn double_extension(&self, pv_node: bool, s: i32, s_beta: i32, ply: usize) -> bool {
+        let margin = self.sp(SE_DOUBLE_MARGIN);
+        margin > 0
+            && !pv_node
+            && s < s_beta - margin
+            && self.buf.double_ext[ply] < DOUBLE_EXTENSIONS_MAX
     }
 
     /// Whether late move reductions apply to this move at all.

@@ -17,6 +17,8 @@ pub struct Scratch<G: Game, A> {
     pub(super) killers: Vec<[u16; 2]>,
     /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out (0: none).
     pub(super) excluded: Vec<u16>,
+    /// `double_ext[ply]`: how many double extensions the path to `ply` took.
+    pub(super) double_ext: Vec<u8>,
     pub(super) prev_hist: Vec<usize>,
     pub(super) move_bufs: Vec<Vec<G::Move>>,
     pub(super) score_bufs: Vec<Vec<i32>>,
@@ -40,6 +42,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
             static_eval: vec![0; STACK],
             killers: vec![[0; 2]; STACK],
             excluded: vec![0; STACK],
+            double_ext: vec![0; STACK],
             prev_hist: vec![NO_PREV; STACK],
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
@@ -62,6 +65,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
         self.static_eval.fill(0);
         self.killers.fill([0; 2]);
         self.excluded.fill(0);
+        self.double_ext.fill(0);
         self.prev_hist.fill(NO_PREV);
         self.qs_to.fill(0);
         for pv in &mut self.pv {

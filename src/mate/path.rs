@@ -7,9 +7,11 @@
 //! in a hand), so a mate that goes round the loop is never needed. The exact repetition is the
 //! case of equal hands. (Testing exact repetitions only let two solver threads feed a proof
 //! number round such a loop through the table's hand-dominance rule, a few units a pass: #057
-//! stalled for seconds; docs/mate.md §28.) A plain scan costs the path's length per probe, and long problems run 70 to
-//! hundreds of plies deep with 30 children a node; a small counting filter answers the usual "no"
-//! at once and the scan runs only when the filter says "maybe".
+//! stalled for seconds; docs/mate.md §28.)
+//!
+//! A plain scan costs the path's length per probe, and long problems run 70 to hundreds of plies
+//! deep with 30 children a node; a small counting filter answers the usual "no" at once and the
+//! scan runs only when the filter says "maybe".
 
 use super::hand::Hand;
 

@@ -461,11 +461,6 @@ mod tests {
         assert_eq!(t.probe(7 << 1, &Hand::EMPTY, 100).pn, 0);
     }
 
-    /// Two threads storing into one shared table, with many collections: the count of used
-    /// slots ends as the true count and the proofs stored first survive. (An early version
-    /// changed the count outside the bucket lock: a collection could count an entry out before
-    /// its store had counted it in, the count wrapped below zero and collections emptied the
-    /// table of its proofs; that race shows only now and then, so this test may miss it.)
     /// splitmix64's finaliser: every bit of the input moves every bit of the key.
     fn mix(x: u64) -> u64 {
         let mut z = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -474,6 +469,11 @@ mod tests {
         z ^ (z >> 31)
     }
 
+    /// Two threads storing into one shared table, with many collections: the count of used
+    /// slots ends as the true count and the proofs stored first survive. (An early version
+    /// changed the count outside the bucket lock: a collection could count an entry out before
+    /// its store had counted it in, the count wrapped below zero and collections emptied the
+    /// table of its proofs; that race shows only now and then, so this test may miss it.)
     #[test]
     fn shared_stores_keep_the_count_and_the_proofs() {
         let mut t = Table::new(1);

@@ -220,8 +220,15 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
     }
 
+    /// Counts a node; `false` when the search is stopped (then the node is not counted, or it
+    /// was the one that reached the limit). A stopped search counts nothing more: a parent
+    /// that calls another search after a stopped child (the full-depth re-search after a
+    /// reduced one) must not count it, or `go nodes N` ends at N + 1.
     #[inline]
-    fn count_node(&mut self) {
+    fn count_node(&mut self) -> bool {
+        if self.shared.stopped() {
+            return false;
+        }
         self.local_nodes += 1;
         if self.local_nodes >= self.publish_at {
             let n = self.local_nodes - self.published;
@@ -239,6 +246,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
+        !self.shared.stopped()
     }
 
     /// Nodes to count before the next addition to the shared counter, `total` nodes in: a batch

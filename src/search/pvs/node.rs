@@ -26,8 +26,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return self.qsearch(alpha, beta, ply, 0);
         }
         let pv_node = beta - alpha > 1;
-        self.count_node();
-        if self.shared.stopped() {
+        if !self.count_node() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);

@@ -15,8 +15,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     /// Quiescence search: stand pat, then captures and promotions (all evasions when in check).
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: usize) -> i32 {
         self.buf.pv[ply].clear();
-        self.count_node();
-        if self.shared.stopped() {
+        if !self.count_node() {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);

@@ -245,8 +245,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
+            // Only this branch sets the stop; any other node reads it once, above.
+            return !self.shared.stopped();
         }
-        !self.shared.stopped()
+        true
     }
 
     /// Nodes to count before the next addition to the shared counter, `total` nodes in: a batch

@@ -116,8 +116,13 @@ pub const RULE50_DAMP: usize = 45;
 /// than this margin below the singular beta, at a non-PV node, is extended by two plies, at most
 /// `DOUBLE_EXTENSIONS_MAX` times on a path (Stockfish 15.1's `doubleExtensions`).
 pub const SE_DOUBLE_MARGIN: usize = 46;
+/// Internal iterative reduction's extra plies at a PV node without a table move (0: the same
+/// single ply as elsewhere; Stockfish 15.1 reduces such a PV node by three).
+pub const IIR_PV_EXTRA: usize = 47;
+/// The prior-countermove bonus on a fail low, in percent of a cut-off's history bonus (0: off).
+pub const PRIOR_CM_BONUS: usize = 48;
 /// Number of tunables.
-pub const COUNT: usize = 47;
+pub const COUNT: usize = 49;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -179,6 +184,8 @@ pub const NAMES: [&str; COUNT] = [
     "PruneLmrDepth",
     "Rule50Damp",
     "SeDoubleMargin",
+    "IirPvExtra",
+    "PriorCmBonus",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -241,6 +248,8 @@ pub const STANDARD: SearchParamTable = [
     t(PRUNE_LMR_DEPTH, 0, 0, 1, 1),
     t(RULE50_DAMP, 0, 0, 1000, 20),
     t(SE_DOUBLE_MARGIN, 0, 0, 200, 5),
+    t(IIR_PV_EXTRA, 0, 0, 3, 1),
+    t(PRIOR_CM_BONUS, 0, 0, 400, 25),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -379,6 +379,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             self.seldepth = 0;
             self.push(0, mv);
             self.buf.prev_hist[0] = self.buf.positions[0].history_index(mv);
+            self.buf.prev_quiet[0] = !self.buf.positions[0].is_tactical(mv);
             let gives_check = self.buf.positions[1].in_check();
             let ext = (gives_check && self.params.check_extension) as i32;
             let new_depth = depth - 1 + ext;

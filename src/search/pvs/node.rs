@@ -8,7 +8,7 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
-use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL};
+use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, PRIOR_CM_BONUS};
 use crate::game::*;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
@@ -124,6 +124,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     let r = self.null_move_reduction(depth, eval, beta);
                     self.push_null(ply, child);
                     self.buf.prev_hist[ply] = NO_PREV;
+                    self.buf.prev_quiet[ply] = false;
                     let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                     self.pop();
                     if self.shared.stopped() {
@@ -141,9 +142,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
 
-        if self.iir_applies(depth, tt_move, excluded) {
-            depth -= 1;
-        }
+        depth -= self.iir_reduction(depth, tt_move, excluded, pv_node);
 
         let (mut moves, mut scores) = self.take_bufs(ply);
         // The table's move, when legal here, is searched before any move is generated or scored:
@@ -287,6 +286,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
             self.push(ply, mv);
             self.buf.prev_hist[ply] = hist_idx;
+            self.buf.prev_quiet[ply] = !tactical;
             let gives_check = self.buf.positions[ply + 1].in_check();
             let ext = (singular
                 || (gives_check
@@ -373,10 +373,38 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             // Every move was pruned: fail low at alpha.
             return alpha;
         }
+        if best_code == 0 && excluded == 0 {
+            self.prior_countermove_bonus(ply, depth, pv_node, prevs[0]);
+        }
         if excluded == 0 {
             self.store_tt(key, best, beta, best_code, static_eval, depth, ply);
         }
         best
+    }
+
+    /// At a node where no move raised alpha, the opponent's quiet move that led here held: it
+    /// was a good answer to the moves before it, so its continuation history after the moves two
+    /// and three plies back takes a bonus (`PriorCmBonus` percent of a cut-off's; Stockfish 15.1's bonus for the
+    /// prior countermove on a fail low).
+    fn prior_countermove_bonus(&mut self, ply: usize, depth: i32, pv_node: bool, prev: usize) {
+        let pct = self.sp(PRIOR_CM_BONUS);
+        if pct == 0 || prev == NO_PREV || ply < 1 || !self.buf.prev_quiet[ply - 1] {
+            return;
+        }
+        if depth < 3 && !pv_node {
+            return;
+        }
+        let bonus =
+            (depth * depth).min(self.sp(HISTORY_BONUS_MAX)) * self.sp(HISTORY_BONUS_MUL) * pct
+                / 100;
+        for back in [2, 3] {
+            if let Some(&p) = ply
+                .checked_sub(back)
+                .and_then(|i| self.buf.prev_hist.get(i))
+            {
+                self.buf.tables.update_cont(p, prev, bonus);
+            }
+        }
     }
 
     /// Scores the generated moves of the node at `ply` for `ordering::pick`.

@@ -69,6 +69,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.buf.qs_to[ply + 1] = G::move_to(mv);
             self.push(ply, mv);
             self.buf.prev_hist[ply] = hist_idx;
+            self.buf.prev_quiet[ply] = false;
             let mut s = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1, 0);
             if s >= pc_beta && !self.shared.stopped() {
                 s = -self.search(

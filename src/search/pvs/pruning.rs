@@ -206,10 +206,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 
     /// Internal iterative reduction: a node without a table move is searched a ply shallower
-    /// (its move order is a guess; the shallower search stores a move for the next iteration).
+    /// (its move order is a guess; the shallower search stores a move for the next iteration),
+    /// a PV node `IirPvExtra` plies more, never below one ply (0: none).
     #[inline]
-    pub(super) fn iir_applies(&self, depth: i32, tt_move: u16, excluded: u16) -> bool {
-        self.params.iir && depth >= self.sp(IIR_DEPTH) && tt_move == 0 && excluded == 0
+    pub(super) fn iir_reduction(&self, depth: i32, tt_move: u16, excluded: u16, pv: bool) -> i32 {
+        if self.params.iir && depth >= self.sp(IIR_DEPTH) && tt_move == 0 && excluded == 0 {
+            (1 + pv as i32 * self.sp(IIR_PV_EXTRA)).min(depth - 1)
+        } else {
+            0
+        }
     }
 
     /// The bound of a singular-extension search for the table move `e.mv` of a node at `depth`

@@ -20,6 +20,9 @@ pub struct Scratch<G: Game, A> {
     /// `double_ext[ply]`: how many double extensions the path to `ply` took.
     pub(super) double_ext: Vec<u8>,
     pub(super) prev_hist: Vec<usize>,
+    /// `prev_quiet[ply]`: whether the move made at `ply` was quiet (the prior-countermove bonus
+    /// rewards only quiet moves).
+    pub(super) prev_quiet: Vec<bool>,
     pub(super) move_bufs: Vec<Vec<G::Move>>,
     pub(super) score_bufs: Vec<Vec<i32>>,
     pub(super) sort_scratch: ordering::SortScratch<G::Move>,
@@ -44,6 +47,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
             excluded: vec![0; STACK],
             double_ext: vec![0; STACK],
             prev_hist: vec![NO_PREV; STACK],
+            prev_quiet: vec![false; STACK],
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             sort_scratch: ordering::SortScratch::new(),
@@ -67,6 +71,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
         self.excluded.fill(0);
         self.double_ext.fill(0);
         self.prev_hist.fill(NO_PREV);
+        self.prev_quiet.fill(false);
         self.qs_to.fill(0);
         for pv in &mut self.pv {
             pv.clear();

@@ -121,8 +121,18 @@ pub const SE_DOUBLE_MARGIN: usize = 46;
 pub const IIR_PV_EXTRA: usize = 47;
 /// The prior-countermove bonus on a fail low, in percent of a cut-off's history bonus (0: off).
 pub const PRIOR_CM_BONUS: usize = 48;
+/// Stockfish 15.1's `ttPv` (0: off, 1: on). A node is "tt-PV" when it is a PV node or its table
+/// entry says it was on a PV; a node that fails low below a tt-PV parent becomes one too. Such
+/// nodes skip reverse futility pruning, and their late moves are reduced two plies less unless
+/// the node is likely to fail low (a PV node whose table entry is an upper bound at this depth).
+pub const TT_PV: usize = 49;
+/// Time management by a falling evaluation (0: off; else centipawns): after each iteration the
+/// soft limit is scaled by 1 + d / (2·this), clamped to [0.6, 1.6], where d is how far the best
+/// score lies below the last search's (twice weighted) and below this search's score four
+/// iterations back, averaged (Stockfish 15.1's `fallingEval`, on kishi's centipawns).
+pub const TIME_FALLING: usize = 50;
 /// Number of tunables.
-pub const COUNT: usize = 49;
+pub const COUNT: usize = 51;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -186,6 +196,8 @@ pub const NAMES: [&str; COUNT] = [
     "SeDoubleMargin",
     "IirPvExtra",
     "PriorCmBonus",
+    "TtPv",
+    "TimeFalling",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -250,6 +262,8 @@ pub const STANDARD: SearchParamTable = [
     t(SE_DOUBLE_MARGIN, 0, 0, 200, 5),
     t(IIR_PV_EXTRA, 0, 0, 3, 1),
     t(PRIOR_CM_BONUS, 0, 0, 400, 25),
+    t(TT_PV, 0, 0, 1, 1),
+    t(TIME_FALLING, 0, 0, 200, 5),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

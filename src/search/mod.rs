@@ -331,6 +331,9 @@ impl<G: Game, E: Evaluator<G> + Clone> Engine<G, E> {
     pub fn clear_hash(&mut self) {
         self.wait();
         self.shared.tt.clear();
+        self.shared
+            .last_score
+            .store(i32::MIN, std::sync::atomic::Ordering::Relaxed);
         for t in self.tables.lock().iter_mut() {
             t.clear();
         }

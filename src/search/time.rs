@@ -8,7 +8,7 @@ use super::{Clock, TimeOptions};
 use crate::game::search_params::{
     COUNT, TIME_BYOYOMI_MAIN_DIV, TIME_CAP_DIV, TIME_HARD_MUL, TIME_INC_PERCENT, TIME_MOVES_TO_GO,
 };
-use crate::game::Side;
+use crate::game::{Side, MATE_BOUND};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -80,6 +80,27 @@ pub fn budget(clock: &Clock, side: Side, opts: &TimeOptions, params: &[i32; COUN
     }
 }
 
+/// The soft limit's factor for a falling evaluation (`TimeFalling`: `scale` centipawns, 0 for
+/// off, which gives 1): more time when the best score `score` lies below the last search's
+/// (`last_search`, weighted twice) and below this search's four iterations back (`four_back`),
+/// less when it lies above them, so the search looks longer exactly where its move is turning out
+/// worse than it thought (Stockfish 15.1's `fallingEval`). A score of `i32::MIN` (none yet) or a
+/// mate score counts as no change.
+pub fn falling_eval_factor(scale: i32, score: i32, last_search: i32, four_back: i32) -> f64 {
+    if scale <= 0 || score.abs() >= MATE_BOUND {
+        return 1.0;
+    }
+    let drop = |s: i32| {
+        if s == i32::MIN || s.abs() >= MATE_BOUND {
+            0.0
+        } else {
+            (s - score) as f64
+        }
+    };
+    let d = (2.0 * drop(last_search) + drop(four_back)) / 3.0;
+    (1.0 + d / (2.0 * scale as f64)).clamp(0.6, 1.6)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +108,30 @@ mod tests {
 
     fn budget(clock: &Clock, side: Side, opts: &TimeOptions) -> TimeBudget {
         super::budget(clock, side, opts, &defaults(&STANDARD))
+    }
+
+    #[test]
+    fn a_falling_score_buys_time_and_a_rising_one_saves_it() {
+        // Off, or nothing to compare with: no change.
+        assert_eq!(falling_eval_factor(0, -100, 100, 100), 1.0);
+        assert_eq!(falling_eval_factor(30, 50, i32::MIN, i32::MIN), 1.0);
+        assert_eq!(falling_eval_factor(30, 50, 50, 50), 1.0);
+        // 30 cp below both: 1 + 30 / 60.
+        assert_eq!(falling_eval_factor(30, 20, 50, 50), 1.5);
+        // The last search's score weighs twice this search's older one.
+        let last = falling_eval_factor(30, 20, 50, 20);
+        let older = falling_eval_factor(30, 20, 20, 50);
+        assert!(last > older && older > 1.0, "{last} {older}");
+        // A rise saves time, within the clamps.
+        assert!(falling_eval_factor(30, 80, 50, 50) < 1.0);
+        assert_eq!(falling_eval_factor(30, -500, 500, 500), 1.6);
+        assert_eq!(falling_eval_factor(30, 500, -500, -500), 0.6);
+        // Mate scores are no evidence either way.
+        assert_eq!(falling_eval_factor(30, MATE_BOUND + 5, 0, 0), 1.0);
+        assert_eq!(
+            falling_eval_factor(30, 0, MATE_BOUND + 5, MATE_BOUND + 5),
+            1.0
+        );
     }
 
     fn opts() -> TimeOptions {

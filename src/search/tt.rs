@@ -45,6 +45,9 @@ pub struct TtEntry {
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
+    /// The node was on a principal variation when stored, or descends from one that failed low
+    /// (Stockfish's `ttPv`); read only with the `TtPv` search parameter.
+    pub pv: bool,
 }
 
 const BUCKET: usize = 4;
@@ -60,12 +63,15 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-// data layout: mv 16 | score 16 | eval 16 | depth 8 | bound 2 | age 6
-fn pack(mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+// data layout: mv 16 | score 16 | eval 16 | depth 7 | pv 1 | bound 2 | age 6
+// (depth + 1 fits 7 bits: the search's depths stay below `MAX_PLY` = 128).
+#[allow(clippy::too_many_arguments)]
+fn pack(mv: u16, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool, age: u8) -> u64 {
     (mv as u64)
         | ((score as i16 as u16 as u64) << 16)
         | ((eval as i16 as u16 as u64) << 32)
-        | (((depth + 1).clamp(0, 255) as u64) << 48)
+        | (((depth + 1).clamp(0, 127) as u64) << 48)
+        | ((pv as u64) << 55)
         | (bound.to_bits() << 56)
         | (((age & 63) as u64) << 58)
 }
@@ -77,8 +83,9 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
             mv: data as u16,
             score: (data >> 16) as u16 as i16 as i32,
             eval: (data >> 32) as u16 as i16 as i32,
-            depth: ((data >> 48) & 255) as i32 - 1,
+            depth: ((data >> 48) & 127) as i32 - 1,
             bound,
+            pv: (data >> 55) & 1 != 0,
         },
         ((data >> 58) & 63) as u8,
     ))
@@ -197,7 +204,17 @@ impl TranspositionTable {
         None
     }
 
-    pub fn store(&self, key: u64, mv: u16, score: i32, eval: i32, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: u16,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let age = self.age.load(Ordering::Relaxed) & 63;
         let b = self.bucket(key);
         let mut victim = 0;
@@ -217,7 +234,7 @@ impl TranspositionTable {
                         return;
                     }
                     let mv = if mv == 0 { old.mv } else { mv };
-                    let data = pack(mv, score, eval, depth, bound, age);
+                    let data = pack(mv, score, eval, depth, bound, pv, age);
                     w[0].store(key ^ data, Ordering::Relaxed);
                     w[1].store(data, Ordering::Relaxed);
                     return;
@@ -236,7 +253,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let data = pack(mv, score, eval, depth, bound, age);
+        let data = pack(mv, score, eval, depth, bound, pv, age);
         let w = &b.words[victim];
         w[0].store(key ^ data, Ordering::Relaxed);
         w[1].store(data, Ordering::Relaxed);
@@ -274,6 +291,7 @@ mod tests {
             123,
             17,
             Bound::Lower,
+            true,
         );
         let e = tt.probe(0xdead_beef_1234_5678).expect("stored");
         assert_eq!(
@@ -283,23 +301,32 @@ mod tests {
                 score: -31_000,
                 eval: 123,
                 depth: 17,
-                bound: Bound::Lower
+                bound: Bound::Lower,
+                pv: true,
             }
         );
         assert!(tt.probe(0xdead_beef_1234_5679).is_none());
+        // The pv flag is its own bit: clearing it changes no other field, and the deepest
+        // depth the search can store (below `MAX_PLY`) still round-trips beside it.
+        tt.store(9, 1, 2, 3, 125, Bound::Exact, false);
+        let e = tt.probe(9).expect("stored");
+        assert_eq!((e.depth, e.bound, e.pv), (125, Bound::Exact, false));
+        tt.store(9, 1, 2, 3, 125, Bound::Upper, true);
+        let e = tt.probe(9).expect("stored");
+        assert_eq!((e.depth, e.bound, e.pv, e.mv), (125, Bound::Upper, true, 1));
     }
 
     #[test]
     fn qsearch_depth_minus_one_survives_packing() {
         let tt = TranspositionTable::new(1);
-        tt.store(42, 0, 5, 5, -1, Bound::Upper);
+        tt.store(42, 0, 5, 5, -1, Bound::Upper, false);
         assert_eq!(tt.probe(42).map(|e| e.depth), Some(-1));
     }
 
     #[test]
     fn probe_current_sees_only_this_generation() {
         let tt = TranspositionTable::new(1);
-        tt.store(7, 1, 10, 0, 3, Bound::Exact);
+        tt.store(7, 1, 10, 0, 3, Bound::Exact, false);
         assert!(tt.probe_current(7).is_some());
         tt.new_search();
         assert!(tt.probe(7).is_some(), "the entry is still there");
@@ -307,7 +334,7 @@ mod tests {
             tt.probe_current(7).is_none(),
             "but it is from the last search"
         );
-        tt.store(7, 1, 11, 0, 4, Bound::Lower);
+        tt.store(7, 1, 11, 0, 4, Bound::Lower, false);
         assert_eq!(tt.probe_current(7).map(|e| e.score), Some(11));
     }
 
@@ -322,6 +349,7 @@ mod tests {
                 0,
                 3,
                 Bound::Exact,
+                false,
             );
         }
         assert!(tt.hashfull() > 0);

@@ -21,10 +21,11 @@ use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
     ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, LMR_BASE, LMR_DIV, RULE50_DAMP,
+    TIME_FALLING,
 };
 use crate::game::*;
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// State shared by all threads of one search.
@@ -39,6 +40,9 @@ pub struct Shared {
     pub soft_ms: AtomicU64,
     pub hard_ms: AtomicU64,
     pub node_limit: AtomicU64,
+    /// The best score of the last search that finished an iteration (`i32::MIN`: none since the
+    /// table was made or cleared); the falling-evaluation time factor compares with it.
+    pub last_score: AtomicI32,
 }
 
 impl Shared {
@@ -62,6 +66,7 @@ impl Shared {
             soft_ms: AtomicU64::new(u64::MAX),
             hard_ms: AtomicU64::new(u64::MAX),
             node_limit: AtomicU64::new(u64::MAX),
+            last_score: AtomicI32::new(i32::MIN),
         }
     }
 
@@ -370,6 +375,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     pub fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32, pv_idx: usize) -> i32 {
         self.root_depth = depth;
         self.buf.pv[0].clear();
+        // The root is a PV node (what a child failing low below it reads for `TtPv`).
+        self.buf.tt_pv[0] = true;
         let mut best = -INFINITE;
         let mut best_idx = None;
         self.root_found = false;
@@ -471,6 +478,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         let multipv = multipv.clamp(1, self.buf.root_moves.len());
         let mut last_best = None;
         let mut stable = 0u32;
+        // The best scores of the last four iterations, seeded with the last search's.
+        let last_search = self.shared.last_score.load(Ordering::Relaxed);
+        let mut iter_scores = [last_search; 4];
         let start_depth = 1 + (self.id % 2) as u32;
         for depth in start_depth..=max_depth.min(MAX_PLY as u32 - 8) {
             for rm in &mut self.buf.root_moves {
@@ -573,6 +583,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 }
                 last_best = Some(best);
                 let score = self.buf.root_moves[0].score;
+                // What this iteration's falling-evaluation factor compares with: the score four
+                // iterations back (the last search's until there are four).
+                let four_back = std::mem::replace(&mut iter_scores[depth as usize % 4], score);
+                self.shared.last_score.store(score, Ordering::Relaxed);
                 if let Some(m) = mate_limit {
                     if score >= MATE_BOUND && ((MATE - score) as u32) < 2 * m {
                         break;
@@ -589,7 +603,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                             2..=3 => 0.9,
                             _ => 0.6,
                         };
-                        let limit = (soft as f64 * factor) as u64;
+                        let falling = super::time::falling_eval_factor(
+                            self.sp(TIME_FALLING),
+                            score,
+                            last_search,
+                            four_back,
+                        );
+                        let limit = (soft as f64 * factor * falling) as u64;
                         let elapsed = self.shared.elapsed_ms();
                         let hard = self.shared.hard_ms.load(Ordering::Relaxed);
                         // Don't start an iteration that cannot finish; one legal move needs no search.

@@ -8,7 +8,7 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
-use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, PRIOR_CM_BONUS};
+use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, PRIOR_CM_BONUS, TT_PV};
 use crate::game::*;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
@@ -62,6 +62,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             None
         };
         let tt_move = tte.map_or(0, |e| e.mv);
+        // A singular search of this node keeps the node's own flag.
+        if excluded == 0 {
+            self.buf.tt_pv[ply] = pv_node || tte.is_some_and(|e| e.pv);
+        }
+        let tt_pv = self.tt_pv_on() && self.buf.tt_pv[ply];
         if let Some(e) = tte {
             if !pv_node && excluded == 0 && e.depth >= depth {
                 let s = score_from_tt(e.score, ply);
@@ -105,7 +110,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         };
 
         if !pv_node && !in_check && excluded == 0 && eval.abs() < MATE_BOUND {
-            if self.reverse_futility_cut(depth, eval, beta, improving) {
+            if !tt_pv && self.reverse_futility_cut(depth, eval, beta, improving) {
                 return eval;
             }
             if self.razor_applies(depth, eval, alpha) {
@@ -143,6 +148,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
 
         depth -= self.iir_reduction(depth, tt_move, excluded, pv_node);
+        // Stockfish's `likelyFailLow`: a PV node whose table entry, as deep as this search, is
+        // an upper bound (or exact). Its late moves keep their usual reductions.
+        let likely_fail_low = pv_node
+            && tte.is_some_and(|e| e.mv != 0 && e.bound != Bound::Lower && e.depth >= depth);
+        let tt_pv_lmr = 2 * (tt_pv && !likely_fail_low) as i32;
 
         let (mut moves, mut scores) = self.take_bufs(ply);
         // The table's move, when legal here, is searched before any move is generated or scored:
@@ -303,8 +313,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             } else {
                 let mut r = 0;
                 if self.lmr_applies(depth, move_count, pv_node, !tactical && !gives_check) {
-                    r = self
-                        .lmr_reduction(depth, new_depth, move_count, pv_node, improving, mscore);
+                    r = self.lmr_reduction(
+                        depth, new_depth, move_count, pv_node, improving, mscore, tt_pv_lmr,
+                    );
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if score > alpha && r > 0 {
@@ -375,6 +386,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
         if best_code == 0 && excluded == 0 {
             self.prior_countermove_bonus(ply, depth, pv_node, prevs[0]);
+            // No move raised alpha below a tt-PV parent: the parent's move into this node is
+            // probably its best, so this node joins the PV-like part of the tree.
+            if self.tt_pv_on() && depth > 3 && ply >= 1 && self.buf.tt_pv[ply - 1] {
+                self.buf.tt_pv[ply] = true;
+            }
         }
         if excluded == 0 {
             self.store_tt(key, best, beta, best_code, static_eval, depth, ply);
@@ -454,8 +470,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         } else {
             Bound::Upper
         };
-        self.shared
-            .tt
-            .store(key, best_code, score_to_tt(best, ply), eval, depth, bound);
+        self.shared.tt.store(
+            key,
+            best_code,
+            score_to_tt(best, ply),
+            eval,
+            depth,
+            bound,
+            self.buf.tt_pv[ply],
+        );
+    }
+
+    /// Whether the `TtPv` parameter is on.
+    #[inline]
+    pub(super) fn tt_pv_on(&self) -> bool {
+        self.sp(TT_PV) != 0
     }
 }

@@ -122,7 +122,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         -self.sp(SEE_MARGIN) * depth
     }
 
-    /// The late move reduction of a quiet move that gives no check (0: none).
+    /// The late move reduction of a quiet move that gives no check (0: none), `less` plies
+    /// fewer (the `TtPv` allowance).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn lmr_reduction(
@@ -133,8 +134,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         pv_node: bool,
         improving: bool,
         mscore: i32,
+        less: i32,
     ) -> i32 {
         let mut r = self.lmr[(depth as usize).min(63)][(move_count as usize).min(63)] as i32;
+        r -= less;
         r += (!pv_node) as i32;
         r -= improving as i32;
         if mscore >= ordering::SCORE_COUNTER {
@@ -185,7 +188,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if self.sp(PRUNE_LMR_DEPTH) == 0 || !self.params.lmr {
             return depth;
         }
-        depth - self.lmr_reduction(depth, depth, move_count, pv_node, improving, mscore)
+        depth - self.lmr_reduction(depth, depth, move_count, pv_node, improving, mscore, 0)
     }
 
     /// Razoring: a node far below alpha near the leaves is tried by quiescence first.

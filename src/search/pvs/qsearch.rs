@@ -29,6 +29,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut tte = None;
         if self.params.use_tt {
             tte = self.shared.tt.probe(key);
+            // Quiescence keeps what the table says (Stockfish's `pvHit`).
+            self.buf.tt_pv[ply] = tte.is_some_and(|e| e.pv);
             if let Some(e) = tte {
                 tt_move = e.mv;
                 let s = score_from_tt(e.score, ply);

@@ -23,6 +23,9 @@ pub struct Scratch<G: Game, A> {
     /// `prev_quiet[ply]`: whether the move made at `ply` was quiet (the prior-countermove bonus
     /// rewards only quiet moves).
     pub(super) prev_quiet: Vec<bool>,
+    /// `tt_pv[ply]`: the node at `ply` is on or was on a principal variation (`TtPv`); stored
+    /// in its table entry.
+    pub(super) tt_pv: Vec<bool>,
     pub(super) move_bufs: Vec<Vec<G::Move>>,
     pub(super) score_bufs: Vec<Vec<i32>>,
     pub(super) sort_scratch: ordering::SortScratch<G::Move>,
@@ -48,6 +51,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
             double_ext: vec![0; STACK],
             prev_hist: vec![NO_PREV; STACK],
             prev_quiet: vec![false; STACK],
+            tt_pv: vec![false; STACK],
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             sort_scratch: ordering::SortScratch::new(),
@@ -72,6 +76,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
         self.double_ext.fill(0);
         self.prev_hist.fill(NO_PREV);
         self.prev_quiet.fill(false);
+        self.tt_pv.fill(false);
         self.qs_to.fill(0);
         for pv in &mut self.pv {
             pv.clear();

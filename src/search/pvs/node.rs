@@ -150,9 +150,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         depth -= self.iir_reduction(depth, tt_move, excluded, pv_node);
         // Stockfish's `likelyFailLow`: a PV node whose table entry, as deep as this search, is
         // an upper bound (or exact). Its late moves keep their usual reductions.
-        let likely_fail_low = pv_node
-            && tte.is_some_and(|e| e.mv != 0 && e.bound != Bound::Lower && e.depth >= depth);
-        let tt_pv_lmr = 2 * (tt_pv && !likely_fail_low) as i32;
+        // Only read when the flag is on (`tt_pv` is false with `TtPv` off).
+        let likely_fail_low = || {
+            pv_node && tte.is_some_and(|e| e.mv != 0 && e.bound != Bound::Lower && e.depth >= depth)
+        };
+        let tt_pv_lmr = 2 * (tt_pv && !likely_fail_low()) as i32;
 
         let (mut moves, mut scores) = self.take_bufs(ply);
         // The table's move, when legal here, is searched before any move is generated or scored:

@@ -131,8 +131,20 @@ pub const TT_PV: usize = 49;
 /// score lies below the last search's (twice weighted) and below this search's score four
 /// iterations back, averaged (Stockfish 15.1's `fallingEval`, on kishi's centipawns).
 pub const TIME_FALLING: usize = 50;
+/// Late move reductions one ply smaller at a node reached by a late move (0: off; else the
+/// parent's move count it must exceed, Stockfish 15.1's `(ss-1)->moveCount > 7`): that node was
+/// itself reduced, and reducing its moves as much again compounds the error.
+pub const LMR_PARENT_COUNT: usize = 51;
+/// Late move reductions one ply larger at a non-PV node whose earlier children's subtrees cut
+/// off often (0: off; else the count of cut-offs one ply below, since the parent started, it
+/// must exceed, Stockfish 15.1's `(ss+1)->cutoffCnt > 3`): moves here are then refuted easily.
+pub const LMR_CUTOFFS: usize = 52;
+/// The re-search of a reduced move that beat alpha goes a ply deeper when its score beat alpha
+/// by more than this + 11·reduction, and a ply shallower when it did not beat the best score by
+/// the depth (0: off; Stockfish's `doDeeperSearch` margin is 64, `doShallowerSearch` as in 16).
+pub const LMR_DEEPER: usize = 53;
 /// Number of tunables.
-pub const COUNT: usize = 51;
+pub const COUNT: usize = 54;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -198,6 +210,9 @@ pub const NAMES: [&str; COUNT] = [
     "PriorCmBonus",
     "TtPv",
     "TimeFalling",
+    "LmrParentCount",
+    "LmrCutoffs",
+    "LmrDeeper",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -264,6 +279,9 @@ pub const STANDARD: SearchParamTable = [
     t(PRIOR_CM_BONUS, 0, 0, 400, 25),
     t(TT_PV, 0, 0, 1, 1),
     t(TIME_FALLING, 0, 0, 200, 5),
+    t(LMR_PARENT_COUNT, 0, 0, 30, 1),
+    t(LMR_CUTOFFS, 0, 0, 16, 1),
+    t(LMR_DEEPER, 0, 0, 300, 8),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -22,7 +22,7 @@ TSUME = os.path.join(HERE, "..", "..", "..", "shared", "data", "suites", "tsume_
 # Each switch at the value an A/B match tried (docs/search_report.md §17, §23, §24).
 SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDepth": 5,
             "PruneLmrDepth": 1, "Rule50Damp": 200, "IirPvExtra": 2, "PriorCmBonus": 100,
-            "TtPv": 1}
+            "TtPv": 1, "LmrParentCount": 7, "LmrCutoffs": 3, "LmrDeeper": 64}
 
 # (FEN, depth, mate in moves)
 CHESS_MATES = [

@@ -377,6 +377,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self.buf.pv[0].clear();
         // The root is a PV node (what a child failing low below it reads for `TtPv`).
         self.buf.tt_pv[0] = true;
+        // The root's children start the count of cut-offs two plies below the root.
+        self.buf.cutoffs[2] = 0;
         let mut best = -INFINITE;
         let mut best_idx = None;
         self.root_found = false;
@@ -384,6 +386,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         for i in pv_idx..n {
             let mv = self.buf.root_moves[i].mv;
             self.seldepth = 0;
+            self.buf.move_count[0] = (i - pv_idx + 1) as i32;
             self.push(0, mv);
             self.buf.prev_hist[0] = self.buf.positions[0].history_index(mv);
             self.buf.prev_quiet[0] = !self.buf.positions[0].is_tactical(mv);

@@ -8,7 +8,10 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
-use crate::game::search_params::{HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, PRIOR_CM_BONUS, TT_PV};
+use crate::game::search_params::{
+    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
+    PRIOR_CM_BONUS, TT_PV,
+};
 use crate::game::*;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
@@ -53,6 +56,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
         let in_check = self.buf.positions[ply].in_check();
         let key = self.buf.positions[ply].key();
+        // No move searched here yet (what a null-move or ProbCut child reads).
+        self.buf.move_count[ply] = 0;
         // A singular-extension search of this node (see the move loop) leaves one move out: its
         // result is not this node's value, so it neither takes a cut from the table nor stores.
         let excluded = self.buf.excluded[ply];
@@ -154,7 +159,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let likely_fail_low = || {
             pv_node && tte.is_some_and(|e| e.mv != 0 && e.bound != Bound::Lower && e.depth >= depth)
         };
-        let tt_pv_lmr = 2 * (tt_pv && !likely_fail_low()) as i32;
+        let mut lmr_less = 2 * (tt_pv && !likely_fail_low()) as i32;
+        // Reached by a late move of the parent: that node was reduced already (`LmrParentCount`).
+        let parent_count = self.sp(LMR_PARENT_COUNT);
+        if parent_count > 0 && self.buf.move_count[ply - 1] > parent_count {
+            lmr_less += 1;
+        }
+        let cutoffs_limit = self.sp(LMR_CUTOFFS);
+        let deeper_margin = self.sp(LMR_DEEPER);
 
         let (mut moves, mut scores) = self.take_bufs(ply);
         // The table's move, when legal here, is searched before any move is generated or scored:
@@ -198,6 +210,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.score_moves(ply, &moves, &mut scores, tt_move, counter, prevs);
         }
         self.buf.killers[ply + 1] = [0; 2];
+        self.buf.cutoffs[ply + 2] = 0;
 
         let mut best = -INFINITE;
         let mut best_code = 0u16;
@@ -296,6 +309,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
             }
 
+            self.buf.move_count[ply] = move_count;
             self.push(ply, mv);
             self.buf.prev_hist[ply] = hist_idx;
             self.buf.prev_quiet[ply] = !tactical;
@@ -307,7 +321,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     && self.buf.positions[ply].see(mv) >= 0)) as i32
                 + double as i32;
             self.buf.double_ext[ply + 1] += double as u8;
-            let new_depth = depth - 1 + ext;
+            let mut new_depth = depth - 1 + ext;
 
             let mut score;
             if move_count == 1 {
@@ -315,13 +329,33 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             } else {
                 let mut r = 0;
                 if self.lmr_applies(depth, move_count, pv_node, !tactical && !gives_check) {
+                    // Many cut-offs one ply below: this node's moves are easily refuted.
+                    let more = (cutoffs_limit > 0
+                        && !pv_node
+                        && self.buf.cutoffs[ply + 1] > cutoffs_limit as u32)
+                        as i32;
                     r = self.lmr_reduction(
-                        depth, new_depth, move_count, pv_node, improving, mscore, tt_pv_lmr,
+                        depth,
+                        new_depth,
+                        move_count,
+                        pv_node,
+                        improving,
+                        mscore,
+                        lmr_less - more,
                     );
                 }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                let reduced = new_depth - r;
+                score = -self.search(-alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                    // `LmrDeeper`: how far the reduced search beat alpha says how deep the
+                    // full one should go.
+                    if deeper_margin > 0 {
+                        new_depth += (score > alpha + deeper_margin + 11 * r) as i32
+                            - (score < best + new_depth) as i32;
+                    }
+                    if new_depth > reduced {
+                        score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, true);
+                    }
                 }
                 if score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
@@ -339,6 +373,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
+                        self.buf.cutoffs[ply] += 1;
                         let bonus = (depth * depth).min(self.sp(HISTORY_BONUS_MAX))
                             * self.sp(HISTORY_BONUS_MUL);
                         // Any cut-off: the captures tried before it did not refute the move.

@@ -26,6 +26,11 @@ pub struct Scratch<G: Game, A> {
     /// `tt_pv[ply]`: the node at `ply` is on or was on a principal variation (`TtPv`); stored
     /// in its table entry.
     pub(super) tt_pv: Vec<bool>,
+    /// `move_count[ply]`: the number of the move being searched at `ply` (1 for the first),
+    /// what a child reads for `LmrParentCount`.
+    pub(super) move_count: Vec<i32>,
+    /// `cutoffs[ply]`: beta cut-offs at `ply` since the node at `ply − 2` started (`LmrCutoffs`).
+    pub(super) cutoffs: Vec<u32>,
     pub(super) move_bufs: Vec<Vec<G::Move>>,
     pub(super) score_bufs: Vec<Vec<i32>>,
     pub(super) sort_scratch: ordering::SortScratch<G::Move>,
@@ -52,6 +57,8 @@ impl<G: Game, A: Default> Scratch<G, A> {
             prev_hist: vec![NO_PREV; STACK],
             prev_quiet: vec![false; STACK],
             tt_pv: vec![false; STACK],
+            move_count: vec![0; STACK],
+            cutoffs: vec![0; STACK],
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             sort_scratch: ordering::SortScratch::new(),
@@ -77,6 +84,8 @@ impl<G: Game, A: Default> Scratch<G, A> {
         self.prev_hist.fill(NO_PREV);
         self.prev_quiet.fill(false);
         self.tt_pv.fill(false);
+        self.move_count.fill(0);
+        self.cutoffs.fill(0);
         self.qs_to.fill(0);
         for pv in &mut self.pv {
             pv.clear();

@@ -292,8 +292,10 @@ pub const STANDARD: SearchParamTable = [
 /// the previous move below −1399 instead of 0, narrower aspiration windows; quiet SEE pruning and
 /// the table-adjusted pruning evaluation on (docs/search_report.md §17). Double extensions of a
 /// singular move whose exclusion search failed 35 below the singular beta (§21: pooled
-/// +10.0 [+1.1, +18.9] Elo in 4,000 games at 10,000 nodes, two seeds). Each step kept by an A/B
-/// match against the previous values.
+/// +10.0 [+1.1, +18.9] Elo in 4,000 games at 10,000 nodes, two seeds). More time when the best
+/// score falls, at a scale of 30 cp (§24–25: three self-play runs at 2 s + 0.02 s, one SPRT(0, 10)
+/// continued over them, accepted at +14.3 [+4.5, +24.2] in 2,764 games). Each step kept by an
+/// A/B match against the previous values.
 pub const CHESS: SearchParamTable = {
     let mut t = STANDARD;
     t[RFP_MARGIN].default = 71;
@@ -314,6 +316,7 @@ pub const CHESS: SearchParamTable = {
     t[SEE_QUIET_MARGIN].default = 27;
     t[TT_EVAL_ADJUST].default = 1;
     t[SE_DOUBLE_MARGIN].default = 35;
+    t[TIME_FALLING].default = 30;
     t
 };
 

@@ -161,18 +161,50 @@ impl ChessFeatures {
     /// Positional sums (mg, eg) from white's view, tempo and the extended terms included.
     fn positional(w: &Weights, b: &Board) -> [i64; 2] {
         let tables = COUNTED.map(|(id, _)| w.i32(id));
+        match FullTables::of(&tables) {
+            Some(full) => Self::positional_full(&full, b),
+            None => Self::positional_any(&tables, b),
+        }
+    }
+
+    /// `positional` when every counted table is there and whole (the built-in and the shipped
+    /// weights): each weight is read from a fixed-size array, so a term's constant index needs
+    /// neither a bounds test nor a test for an absent table. Same sums as `positional_any`.
+    fn positional_full(full: &FullTables, b: &Board) -> [i64; 2] {
+        let maps = Self::maps(b, true);
+        let pawns = PawnInfo::probe(b);
+        let mut s = [0i64; 2];
+        for (i, view) in COLORS.into_iter().enumerate() {
+            let sign = if i == 0 { 1 } else { -1 };
+            terms::counts(b, view, &maps, &pawns, terms::Which::ALL, |t, n| {
+                let (mg, eg) = full.pair(t);
+                s[0] += sign * n as i64 * mg as i64;
+                s[1] += sign * n as i64 * eg as i64;
+            });
+        }
+        let tempo = if b.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        };
+        s[0] += tempo * full.pos[P_TEMPO] as i64;
+        s[1] += tempo * full.pos[N_POS + P_TEMPO] as i64;
+        s
+    }
+
+    /// `positional` for any set of counted tables (`tables`: each empty when absent).
+    fn positional_any(tables: &[&[i32]; 6], b: &Board) -> [i64; 2] {
         if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
-        let [pos, ext, kd, more, more2, shelter] = tables;
+        let [pos, ext, kd, more, more2, shelter] = *tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
             shelter: !shelter.is_empty(),
             ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
         };
-        let with_ext = which.ext;
-        let maps = Self::maps(b, with_ext);
+        let maps = Self::maps(b, which.ext);
         let pawns = PawnInfo::probe(b);
         let mut s = [0i64; 2];
         for (i, view) in COLORS.into_iter().enumerate() {
@@ -211,6 +243,45 @@ impl ChessFeatures {
             sum.clamp(-(i32::MAX as i64), i32::MAX as i64) as i32,
             Self::SCALE,
         )
+    }
+}
+
+/// The counted tables as fixed-size arrays (mg weights, then eg), when all six are present and
+/// whole.
+struct FullTables<'a> {
+    pos: &'a [i32; 2 * N_POS],
+    ext: &'a [i32; 2 * N_EXT],
+    kd: &'a [i32; 2 * N_KD],
+    more: &'a [i32; 2 * N_MORE],
+    more2: &'a [i32; 2 * N_MORE2],
+    shelter: &'a [i32; 2 * N_SHELTER],
+}
+
+impl<'a> FullTables<'a> {
+    fn of(t: &[&'a [i32]; 6]) -> Option<Self> {
+        Some(FullTables {
+            pos: t[0].try_into().ok()?,
+            ext: t[1].try_into().ok()?,
+            kd: t[2].try_into().ok()?,
+            more: t[3].try_into().ok()?,
+            more2: t[4].try_into().ok()?,
+            shelter: t[5].try_into().ok()?,
+        })
+    }
+
+    /// The (mg, eg) weights of `terms::counts`' index `t`. `counted_slot` folds away for a
+    /// constant `t`, and so does the match.
+    #[inline(always)]
+    fn pair(&self, t: usize) -> (i32, i32) {
+        let (j, t) = counted_slot(t);
+        match j {
+            0 => (self.pos[t], self.pos[N_POS + t]),
+            1 => (self.ext[t], self.ext[N_EXT + t]),
+            2 => (self.kd[t], self.kd[N_KD + t]),
+            3 => (self.more[t], self.more[N_MORE + t]),
+            4 => (self.more2[t], self.more2[N_MORE2 + t]),
+            _ => (self.shelter[t], self.shelter[N_SHELTER + t]),
+        }
     }
 }
 
@@ -487,4 +558,49 @@ pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
 /// The counts of one side's `king_shelter` terms (`white`'s king's or black's).
 pub fn shelter_counts(pos: &ChessPos, white: bool) -> [i32; N_SHELTER] {
     side_counts(pos, white, COUNT_BASE[5])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::rng::SplitMix64;
+
+    /// The fixed-size fast path of the evaluation sums exactly what the general path sums, on
+    /// random weights and the positions of random games; and it is taken only when every
+    /// counted table is there and whole.
+    #[test]
+    fn whole_tables_sum_as_the_general_path() {
+        let params = random_params(7, 3000);
+        let w = Weights::from_params::<ChessPos, ChessFeatures>(&params, "{}").expect("weights");
+        let tables = COUNTED.map(|(id, _)| w.i32(id));
+        let full = FullTables::of(&tables).expect("random weights fill every table");
+        let mut rng = SplitMix64::new(11);
+        let mut nonzero = 0;
+        for _game in 0..40 {
+            let mut b = Board::default();
+            for _ply in 0..120 {
+                let fast = ChessFeatures::positional_full(&full, &b);
+                assert_eq!(fast, ChessFeatures::positional_any(&tables, &b), "{b}");
+                nonzero += usize::from(fast != [0, 0]);
+                let mut moves = Vec::new();
+                b.generate_moves(|ms| {
+                    moves.extend(ms);
+                    false
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                b.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(nonzero > 1000, "{nonzero}");
+        for absent in 0..tables.len() {
+            let mut partial = tables;
+            partial[absent] = &[];
+            assert!(FullTables::of(&partial).is_none());
+        }
+        let mut short = tables;
+        short[0] = &tables[0][..tables[0].len() - 1];
+        assert!(FullTables::of(&short).is_none());
+    }
 }

@@ -143,8 +143,19 @@ pub const LMR_CUTOFFS: usize = 52;
 /// by more than this + 11·reduction, and a ply shallower when it did not beat the best score by
 /// the depth (0: off; Stockfish's `doDeeperSearch` margin is 64, `doShallowerSearch` as in 16).
 pub const LMR_DEEPER: usize = 53;
+/// 1: the best move of a node whose score raised alpha without a cut-off (an exact PV node) takes
+/// the history, continuation-history, killer and counter-move updates of a cut-off, and the moves
+/// tried before it the malus (0: only cut-offs update; Stockfish 15.1 updates on any best move).
+pub const HISTORY_EXACT: usize = 54;
+/// 1: a cut-off by the transposition table with a quiet table move updates the histories as if
+/// that move had been searched: a bonus (and killer, counter move) when the table's score beat
+/// beta, a malus to its history and continuation history when it failed low (Stockfish 15.1).
+pub const TT_CUT_HISTORY: usize = 55;
+/// 1: late move reductions one ply larger at a node whose table move is a capture or promotion
+/// (Stockfish 15.1's `ttCapture`): the quiet moves after a tactical best rarely matter.
+pub const TT_CAPTURE_LMR: usize = 56;
 /// Number of tunables.
-pub const COUNT: usize = 54;
+pub const COUNT: usize = 57;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -213,6 +224,9 @@ pub const NAMES: [&str; COUNT] = [
     "LmrParentCount",
     "LmrCutoffs",
     "LmrDeeper",
+    "HistoryExact",
+    "TtCutHistory",
+    "TtCaptureLmr",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -282,6 +296,9 @@ pub const STANDARD: SearchParamTable = [
     t(LMR_PARENT_COUNT, 0, 0, 30, 1),
     t(LMR_CUTOFFS, 0, 0, 16, 1),
     t(LMR_DEEPER, 0, 0, 300, 8),
+    t(HISTORY_EXACT, 0, 0, 1, 1),
+    t(TT_CUT_HISTORY, 0, 0, 1, 1),
+    t(TT_CAPTURE_LMR, 0, 0, 1, 1),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -2,15 +2,16 @@
 //! table, the static evaluation, then the pruning decisions of `pruning` before and during the
 //! move loop, the singular-extension search of the table move (the node again, that move
 //! excluded), late move reductions with re-searches, and the killer, history, continuation-history,
-//! capture-history and counter-move updates of a cut-off.
+//! capture-history and counter-move updates of a cut-off (and, by switch, of an exact node's best
+//! move and of a table cut-off's move).
 
 use super::super::ordering;
 use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
-    PRIOR_CM_BONUS, TT_PV,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMR_CUTOFFS, LMR_DEEPER,
+    LMR_PARENT_COUNT, PRIOR_CM_BONUS, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -81,6 +82,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     Bound::Upper => s <= alpha,
                 };
                 if cut {
+                    if e.mv != 0 && self.sp(TT_CUT_HISTORY) != 0 {
+                        self.tt_cut_history(ply, depth, e.mv, s >= beta);
+                    }
                     return s;
                 }
             }
@@ -189,19 +193,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 };
             }
         }
-        // The moves one and two plies back (NO_PREV after a null move or before the root).
-        let prevs = [
-            self.buf
-                .prev_hist
-                .get(ply.wrapping_sub(1))
-                .copied()
-                .unwrap_or(NO_PREV),
-            self.buf
-                .prev_hist
-                .get(ply.wrapping_sub(2))
-                .copied()
-                .unwrap_or(NO_PREV),
-        ];
+        let prevs = self.prevs(ply);
         let counter = match prevs[0] {
             NO_PREV => 0,
             h => self.buf.tables.counter[h],
@@ -215,11 +207,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let mut best = -INFINITE;
         let mut best_code = 0u16;
         let mut move_count = 0i32;
-        let mut quiet_hist: [usize; 64] = [0; 64];
-        // The captures searched without a cut-off: (history index, captured kind).
-        let mut capt_tried: [(usize, usize); 32] = [(0, 0); 32];
-        let mut n_capts = 0;
-        let mut n_quiets = 0;
+        let mut tried = Tried::default();
+        // The move that raised alpha last: (history index, captured kind if tactical, its slot
+        // in `tried`), for `HistoryExact`.
+        let mut best_move: Option<(usize, Option<usize>, usize)> = None;
+        let tt_capture_lmr = self.sp(TT_CAPTURE_LMR) != 0;
+        let mut tt_tactical = false;
         let mut i = 0;
         let tt_searched = tt_first.is_some();
         loop {
@@ -248,6 +241,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let tactical = pos.is_tactical(mv);
             let hist_idx = pos.history_index(mv);
             move_count += 1;
+            if code == tt_move {
+                tt_tactical = tactical;
+            }
 
             if best > -MATE_BOUND && !in_check {
                 if !tactical {
@@ -341,7 +337,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         pv_node,
                         improving,
                         mscore,
-                        lmr_less - more,
+                        lmr_less - more - (tt_capture_lmr && tt_tactical) as i32,
                     );
                 }
                 let reduced = new_depth - r;
@@ -372,51 +368,38 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     best_code = code;
                     alpha = score;
                     self.update_pv(ply, mv);
+                    let kind = tactical.then(|| self.buf.positions[ply].captured_kind(mv));
                     if score >= beta {
                         self.buf.cutoffs[ply] += 1;
-                        let bonus = (depth * depth).min(self.sp(HISTORY_BONUS_MAX))
-                            * self.sp(HISTORY_BONUS_MUL);
-                        // Any cut-off: the captures tried before it did not refute the move.
-                        if tactical {
-                            let kind = self.buf.positions[ply].captured_kind(mv);
-                            self.buf.tables.update_capture(hist_idx, kind, bonus);
-                        }
-                        for &(c, kind) in &capt_tried[..n_capts] {
-                            self.buf.tables.update_capture(c, kind, -bonus);
-                        }
-                        if !tactical {
-                            let k = &mut self.buf.killers[ply];
-                            if k[0] != code {
-                                k[1] = k[0];
-                                k[0] = code;
-                            }
-                            self.buf.tables.update_history(hist_idx, bonus);
-                            for &q in &quiet_hist[..n_quiets] {
-                                self.buf.tables.update_history(q, -bonus);
-                            }
-                            for &p in &prevs {
-                                self.buf.tables.update_cont(p, hist_idx, bonus);
-                                for &q in &quiet_hist[..n_quiets] {
-                                    self.buf.tables.update_cont(p, q, -bonus);
-                                }
-                            }
-                            if prevs[0] != NO_PREV {
-                                self.buf.tables.counter[prevs[0]] = code;
-                            }
-                        }
+                        self.reward_best(ply, depth, code, hist_idx, kind, &tried, prevs);
                         break;
                     }
+                    let slot = if tactical {
+                        tried.n_captures
+                    } else {
+                        tried.n_quiets
+                    };
+                    best_move = Some((hist_idx, kind, slot));
                 }
             }
-            if !tactical && n_quiets < quiet_hist.len() {
-                quiet_hist[n_quiets] = hist_idx;
-                n_quiets += 1;
-            } else if tactical && n_capts < capt_tried.len() {
-                capt_tried[n_capts] = (hist_idx, self.buf.positions[ply].captured_kind(mv));
-                n_capts += 1;
+            if !tactical && tried.n_quiets < tried.quiets.len() {
+                tried.quiets[tried.n_quiets] = hist_idx;
+                tried.n_quiets += 1;
+            } else if tactical && tried.n_captures < tried.captures.len() {
+                let kind = self.buf.positions[ply].captured_kind(mv);
+                tried.captures[tried.n_captures] = (hist_idx, kind);
+                tried.n_captures += 1;
             }
         }
         self.give_back_bufs(ply, moves, scores);
+        // `HistoryExact`: an exact node's best move is rewarded like a cut-off's, the moves tried
+        // before and after it punished (it is taken out of the tried list first).
+        if best < beta && excluded == 0 && self.sp(HISTORY_EXACT) != 0 {
+            if let Some((hist_idx, kind, slot)) = best_move {
+                tried.remove(kind.is_some(), slot);
+                self.reward_best(ply, depth, best_code, hist_idx, kind, &tried, prevs);
+            }
+        }
         if best == -INFINITE {
             // Every move was pruned: fail low at alpha.
             return alpha;
@@ -435,6 +418,92 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         best
     }
 
+    /// The updates for the best move of a node (`code`, history index `hist_idx`, `kind` the
+    /// captured kind if tactical): its capture history, or its killer slot, history,
+    /// continuation histories and counter move; the `tried` moves before it take the malus.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_best(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        code: u16,
+        hist_idx: usize,
+        kind: Option<usize>,
+        tried: &Tried,
+        prevs: [usize; 2],
+    ) {
+        let bonus = self.history_bonus(depth);
+        // Any best move: the captures tried before it did not refute the position.
+        if let Some(kind) = kind {
+            self.buf.tables.update_capture(hist_idx, kind, bonus);
+        }
+        for &(c, kind) in tried.captures() {
+            self.buf.tables.update_capture(c, kind, -bonus);
+        }
+        if kind.is_none() {
+            let k = &mut self.buf.killers[ply];
+            if k[0] != code {
+                k[1] = k[0];
+                k[0] = code;
+            }
+            self.buf.tables.update_history(hist_idx, bonus);
+            for &q in tried.quiets() {
+                self.buf.tables.update_history(q, -bonus);
+            }
+            for &p in &prevs {
+                self.buf.tables.update_cont(p, hist_idx, bonus);
+                for &q in tried.quiets() {
+                    self.buf.tables.update_cont(p, q, -bonus);
+                }
+            }
+            if prevs[0] != NO_PREV {
+                self.buf.tables.counter[prevs[0]] = code;
+            }
+        }
+    }
+
+    /// `TtCutHistory`: the table's move `code` cut this node off without a search. A quiet one
+    /// that held (`high`: the table's score beat beta) takes a cut-off's bonus, killer and
+    /// counter move; one that failed low a malus to its history and continuation histories.
+    fn tt_cut_history(&mut self, ply: usize, depth: i32, code: u16, high: bool) {
+        let pos = &self.buf.positions[ply];
+        let Some(mv) = pos.decode_move(code) else {
+            return;
+        };
+        if pos.is_tactical(mv) {
+            return;
+        }
+        let hist_idx = pos.history_index(mv);
+        let prevs = self.prevs(ply);
+        if high {
+            let none = Tried::default();
+            self.reward_best(ply, depth, code, hist_idx, None, &none, prevs);
+        } else {
+            let malus = -self.history_bonus(depth);
+            self.buf.tables.update_history(hist_idx, malus);
+            for p in prevs {
+                self.buf.tables.update_cont(p, hist_idx, malus);
+            }
+        }
+    }
+
+    /// A cut-off's history bonus at `depth`.
+    #[inline]
+    fn history_bonus(&self, depth: i32) -> i32 {
+        (depth * depth).min(self.sp(HISTORY_BONUS_MAX)) * self.sp(HISTORY_BONUS_MUL)
+    }
+
+    /// The history indices of the moves one and two plies back (`NO_PREV` after a null move or
+    /// before the root).
+    fn prevs(&self, ply: usize) -> [usize; 2] {
+        [1, 2].map(|back| {
+            ply.checked_sub(back)
+                .and_then(|i| self.buf.prev_hist.get(i))
+                .copied()
+                .unwrap_or(NO_PREV)
+        })
+    }
+
     /// At a node where no move raised alpha, the opponent's quiet move that led here held: it
     /// was a good answer to the moves before it, so its continuation history after the moves two
     /// and three plies back takes a bonus (`PriorCmBonus` percent of a cut-off's; Stockfish 15.1's bonus for the
@@ -447,9 +516,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         if depth < 3 && !pv_node {
             return;
         }
-        let bonus =
-            (depth * depth).min(self.sp(HISTORY_BONUS_MAX)) * self.sp(HISTORY_BONUS_MUL) * pct
-                / 100;
+        let bonus = self.history_bonus(depth) * pct / 100;
         for back in [2, 3] {
             if let Some(&p) = ply
                 .checked_sub(back)
@@ -522,5 +589,48 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     #[inline]
     pub(super) fn tt_pv_on(&self) -> bool {
         self.sp(TT_PV) != 0
+    }
+}
+
+/// The moves a node searched without a cut-off, for the malus of its best move's update: quiet
+/// moves by history index, captures by (history index, captured kind); the first 64 and 32.
+struct Tried {
+    quiets: [usize; 64],
+    n_quiets: usize,
+    captures: [(usize, usize); 32],
+    n_captures: usize,
+}
+
+impl Default for Tried {
+    fn default() -> Self {
+        Tried {
+            quiets: [0; 64],
+            n_quiets: 0,
+            captures: [(0, 0); 32],
+            n_captures: 0,
+        }
+    }
+}
+
+impl Tried {
+    fn quiets(&self) -> &[usize] {
+        &self.quiets[..self.n_quiets]
+    }
+
+    fn captures(&self) -> &[(usize, usize)] {
+        &self.captures[..self.n_captures]
+    }
+
+    /// Takes the entry at `slot` out (a capture's if `capture`), when it was recorded.
+    fn remove(&mut self, capture: bool, slot: usize) {
+        if capture {
+            if slot < self.n_captures {
+                self.n_captures -= 1;
+                self.captures[slot] = self.captures[self.n_captures];
+            }
+        } else if slot < self.n_quiets {
+            self.n_quiets -= 1;
+            self.quiets[slot] = self.quiets[self.n_quiets];
+        }
     }
 }

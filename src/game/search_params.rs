@@ -154,8 +154,14 @@ pub const TT_CUT_HISTORY: usize = 55;
 /// 1: late move reductions one ply larger at a node whose table move is a capture or promotion
 /// (Stockfish 15.1's `ttCapture`): the quiet moves after a tactical best rarely matter.
 pub const TT_CAPTURE_LMR: usize = 56;
+/// 1: late move reductions apply to quiet moves that give check too (0: never to a check;
+/// Stockfish 15.1 reduces checks like other moves).
+pub const LMR_CHECKS: usize = 57;
+/// The moves a PV node searches before late move reductions start, beyond the first (2: the
+/// third move is the first reduced at a PV node; Stockfish 15.1 starts at the second below ply 2).
+pub const LMR_PV_EXTRA: usize = 58;
 /// Number of tunables.
-pub const COUNT: usize = 57;
+pub const COUNT: usize = 59;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -227,6 +233,8 @@ pub const NAMES: [&str; COUNT] = [
     "HistoryExact",
     "TtCutHistory",
     "TtCaptureLmr",
+    "LmrChecks",
+    "LmrPvExtra",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -299,6 +307,8 @@ pub const STANDARD: SearchParamTable = [
     t(HISTORY_EXACT, 0, 0, 1, 1),
     t(TT_CUT_HISTORY, 0, 0, 1, 1),
     t(TT_CAPTURE_LMR, 0, 0, 1, 1),
+    t(LMR_CHECKS, 0, 0, 1, 1),
+    t(LMR_PV_EXTRA, 2, 0, 4, 1),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

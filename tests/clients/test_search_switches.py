@@ -1,6 +1,7 @@
 """The search's switchable prunings (quiet SEE pruning, the table-adjusted pruning evaluation,
 razoring, ProbCut, pruning by the reduced depth, the PV nodes' extra internal iterative
-reduction), the prior-countermove bonus, Stockfish's tt-PV flag, three of its late-move-reduction terms and
+reduction), the prior-countermove bonus, Stockfish's tt-PV flag, four of its late-move-reduction terms,
+two more history updates (an exact node's best move, a table cut-off's move) and
 the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
 options: each changes the chess search tree at a fixed depth between off and on (so the switch is
 live), and with each one on the search still reports the exact mates of a few chess positions and
@@ -19,10 +20,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TSUME = os.path.join(HERE, "..", "..", "..", "shared", "data", "suites", "tsume_miniosl.tsv")
 
-# Each switch at the value an A/B match tried (docs/search_report.md §17, §23, §24, §25).
+# Each switch at the value an A/B match tried (docs/search_report.md §17, §23–§25, §27).
 SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDepth": 5,
             "PruneLmrDepth": 1, "Rule50Damp": 200, "IirPvExtra": 2, "PriorCmBonus": 100,
-            "TtPv": 1, "LmrParentCount": 7, "LmrCutoffs": 3, "LmrDeeper": 64}
+            "TtPv": 1, "LmrParentCount": 7, "LmrCutoffs": 3, "LmrDeeper": 64,
+            "HistoryExact": 1, "TtCutHistory": 1, "TtCaptureLmr": 1}
 
 # (FEN, depth, mate in moves)
 CHESS_MATES = [

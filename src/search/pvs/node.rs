@@ -10,8 +10,8 @@ use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMR_CUTOFFS, LMR_DEEPER,
-    LMR_PARENT_COUNT, PRIOR_CM_BONUS, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
+    PRIOR_CM_BONUS, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -324,7 +324,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
             } else {
                 let mut r = 0;
-                if self.lmr_applies(depth, move_count, pv_node, !tactical && !gives_check) {
+                if self.lmr_applies(depth, move_count, pv_node, tactical, gives_check) {
                     // Many cut-offs one ply below: this node's moves are easily refuted.
                     let more = (cutoffs_limit > 0
                         && !pv_node

@@ -253,19 +253,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             && self.buf.double_ext[ply] < DOUBLE_EXTENSIONS_MAX
     }
 
-    /// Whether late move reductions apply to this move at all.
+    /// Whether late move reductions apply to this move at all: a quiet move (one that gives
+    /// check only with `LmrChecks`), late enough (a PV node's after `LmrPvExtra` more).
     #[inline]
     pub(super) fn lmr_applies(
         &self,
         depth: i32,
         move_count: i32,
         pv_node: bool,
-        quiet: bool,
+        tactical: bool,
+        gives_check: bool,
     ) -> bool {
         self.params.lmr
             && depth >= self.sp(LMR_DEPTH)
-            && move_count > 1 + 2 * pv_node as i32
-            && quiet
+            && move_count > 1 + self.sp(LMR_PV_EXTRA) * pv_node as i32
+            && !tactical
+            && (!gives_check || self.sp(LMR_CHECKS) != 0)
     }
 }
 

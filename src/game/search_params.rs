@@ -160,8 +160,11 @@ pub const LMR_CHECKS: usize = 57;
 /// The moves a PV node searches before late move reductions start, beyond the first (2: the
 /// third move is the first reduced at a PV node; Stockfish 15.1 starts at the second below ply 2).
 pub const LMR_PV_EXTRA: usize = 58;
+/// Futility pruning of captures near the leaves, margin per ply (0: off; see
+/// `capture_futility_prune`).
+pub const CAPTURE_FUTILITY: usize = 59;
 /// Number of tunables.
-pub const COUNT: usize = 59;
+pub const COUNT: usize = 60;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -235,6 +238,7 @@ pub const NAMES: [&str; COUNT] = [
     "TtCaptureLmr",
     "LmrChecks",
     "LmrPvExtra",
+    "CaptureFutility",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -309,6 +313,7 @@ pub const STANDARD: SearchParamTable = [
     t(TT_CAPTURE_LMR, 0, 0, 1, 1),
     t(LMR_CHECKS, 0, 0, 1, 1),
     t(LMR_PV_EXTRA, 2, 0, 4, 1),
+    t(CAPTURE_FUTILITY, 0, 0, 400, 10),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -1,7 +1,7 @@
 """The search's switchable prunings (quiet SEE pruning, the table-adjusted pruning evaluation,
 razoring, ProbCut, pruning by the reduced depth, the PV nodes' extra internal iterative
-reduction), the prior-countermove bonus, Stockfish's tt-PV flag, four of its late-move-reduction terms,
-two more history updates (an exact node's best move, a table cut-off's move) and
+reduction), the prior-countermove bonus, Stockfish's tt-PV flag, six of its late-move-reduction terms,
+two more history updates (an exact node's best move, a table cut-off's move), capture futility and
 the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
 options: each changes the chess search tree at a fixed depth between off and on (so the switch is
 live), and with each one on the search still reports the exact mates of a few chess positions and
@@ -24,7 +24,10 @@ TSUME = os.path.join(HERE, "..", "..", "..", "shared", "data", "suites", "tsume_
 SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDepth": 5,
             "PruneLmrDepth": 1, "Rule50Damp": 200, "IirPvExtra": 2, "PriorCmBonus": 100,
             "TtPv": 1, "LmrParentCount": 7, "LmrCutoffs": 3, "LmrDeeper": 64,
-            "HistoryExact": 1, "TtCutHistory": 1, "TtCaptureLmr": 1}
+            "HistoryExact": 1, "TtCutHistory": 1, "TtCaptureLmr": 1, "LmrChecks": 1,
+            "LmrPvExtra": 0, "CaptureFutility": 100}
+# The switches whose "off" (the standard value) is not 0.
+OFF = {"LmrPvExtra": 2}
 
 # (FEN, depth, mate in moves)
 CHESS_MATES = [
@@ -74,7 +77,7 @@ def chess_search(kishi, options, fen, depth):
 def test_each_switch_changes_the_chess_tree(tune_kishi, name):
     nodes = lambda info: int(re.search(r" nodes (\d+)", info).group(1))
     # Off explicitly: chess's table turns some of them on by default.
-    off = nodes(chess_search(tune_kishi, {name: 0}, MIDDLEGAME, 11))
+    off = nodes(chess_search(tune_kishi, {name: OFF.get(name, 0)}, MIDDLEGAME, 11))
     on = nodes(chess_search(tune_kishi, {name: SWITCHES[name]}, MIDDLEGAME, 11))
     assert on != off, f"{name} left the tree unchanged ({on} nodes)"
 

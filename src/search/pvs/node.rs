@@ -10,8 +10,8 @@ use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
-    PRIOR_CM_BONUS, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    CAPTURE_FUTILITY, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMR_CUTOFFS, LMR_DEEPER,
+    LMR_PARENT_COUNT, PRIOR_CM_BONUS, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -276,6 +276,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     && pos.see(mv) < self.see_prune_threshold(depth)
                 {
                     continue;
+                } else if self.sp(CAPTURE_FUTILITY) > 0 && mscore != ordering::SCORE_TT {
+                    let gain = pos.victim_value(mv)
+                        + self
+                            .buf
+                            .tables
+                            .capture_score(hist_idx, pos.captured_kind(mv))
+                            / 7;
+                    if self.capture_futility_prune(depth, eval, alpha, gain) && !pos.gives_check(mv)
+                    {
+                        continue;
+                    }
                 }
             }
 

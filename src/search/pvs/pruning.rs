@@ -96,6 +96,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             && eval + self.sp(FUTILITY_BASE) + self.sp(FUTILITY_MARGIN) * depth <= alpha
     }
 
+    /// Futility pruning of a capture (the caller checks that it gives no check and is not the
+    /// table move): near the leaves, a capture whose `gain` (what it takes, moved by its capture
+    /// history) cannot lift the evaluation to alpha with `CaptureFutility`·(depth + 1) to spare
+    /// (0: off; Stockfish 15.1 prunes captures so, at about a pawn a ply).
+    #[inline]
+    pub(super) fn capture_futility_prune(
+        &self,
+        depth: i32,
+        eval: i32,
+        alpha: i32,
+        gain: i32,
+    ) -> bool {
+        let margin = self.sp(CAPTURE_FUTILITY);
+        self.params.futility
+            && margin > 0
+            && depth <= self.sp(FUTILITY_DEPTH)
+            && eval + gain + margin * (depth + 1) <= alpha
+    }
+
     /// Continuation-history pruning of a quiet move (the caller checks that it gives no check):
     /// near the leaves, a move that has done badly after the previous move (`cont[0]`) or after
     /// the move two plies back (`cont[1]`) is not searched.

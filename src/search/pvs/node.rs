@@ -385,22 +385,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         self.reward_best(ply, depth, code, hist_idx, kind, &tried, prevs);
                         break;
                     }
-                    let slot = if tactical {
-                        tried.n_captures
-                    } else {
-                        tried.n_quiets
-                    };
-                    best_move = Some((hist_idx, kind, slot));
+                    best_move = Some((hist_idx, kind, tried.next_slot(tactical)));
                 }
             }
-            if !tactical && tried.n_quiets < tried.quiets.len() {
-                tried.quiets[tried.n_quiets] = hist_idx;
-                tried.n_quiets += 1;
-            } else if tactical && tried.n_captures < tried.captures.len() {
-                let kind = self.buf.positions[ply].captured_kind(mv);
-                tried.captures[tried.n_captures] = (hist_idx, kind);
-                tried.n_captures += 1;
-            }
+            tried.push(
+                hist_idx,
+                tactical.then(|| self.buf.positions[ply].captured_kind(mv)),
+            );
         }
         self.give_back_bufs(ply, moves, scores);
         // `HistoryExact`: an exact node's best move is rewarded like a cut-off's, the moves tried
@@ -630,6 +621,31 @@ impl Tried {
 
     fn captures(&self) -> &[(usize, usize)] {
         &self.captures[..self.n_captures]
+    }
+
+    /// The slot the next quiet move (or capture, if `capture`) will take.
+    fn next_slot(&self, capture: bool) -> usize {
+        if capture {
+            self.n_captures
+        } else {
+            self.n_quiets
+        }
+    }
+
+    /// Records a searched move: a quiet one by history index, a capture (`kind`: what it takes)
+    /// by both; past the first 64 quiets or 32 captures nothing more is kept.
+    fn push(&mut self, hist_idx: usize, kind: Option<usize>) {
+        match kind {
+            None if self.n_quiets < self.quiets.len() => {
+                self.quiets[self.n_quiets] = hist_idx;
+                self.n_quiets += 1;
+            }
+            Some(kind) if self.n_captures < self.captures.len() => {
+                self.captures[self.n_captures] = (hist_idx, kind);
+                self.n_captures += 1;
+            }
+            _ => {}
+        }
     }
 
     /// Takes the entry at `slot` out (a capture's if `capture`), when it was recorded.

@@ -163,8 +163,17 @@ pub const LMR_PV_EXTRA: usize = 58;
 /// Futility pruning of captures near the leaves, margin per ply (0: off; see
 /// `capture_futility_prune`).
 pub const CAPTURE_FUTILITY: usize = 59;
+/// Check extensions only at this remaining depth or more (1: at every depth, as kishi always
+/// did; Stockfish 15.1 extends checks only above depth 9, where its search is deep).
+pub const CHECK_EXT_DEPTH: usize = 60;
+/// 1: late move pruning at PV nodes too (0: cut and all nodes only; Stockfish 15.1 prunes by
+/// move count at every node but the root).
+pub const LMP_PV: usize = 61;
+/// 1: late move pruning skips quiet checks too (0: a check is never pruned by move count;
+/// Stockfish's move picker skips every quiet move once the count is reached).
+pub const LMP_CHECKS: usize = 62;
 /// Number of tunables.
-pub const COUNT: usize = 60;
+pub const COUNT: usize = 63;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -239,6 +248,9 @@ pub const NAMES: [&str; COUNT] = [
     "LmrChecks",
     "LmrPvExtra",
     "CaptureFutility",
+    "CheckExtDepth",
+    "LmpPv",
+    "LmpChecks",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -314,6 +326,9 @@ pub const STANDARD: SearchParamTable = [
     t(LMR_CHECKS, 0, 0, 1, 1),
     t(LMR_PV_EXTRA, 2, 0, 4, 1),
     t(CAPTURE_FUTILITY, 0, 0, 400, 10),
+    t(CHECK_EXT_DEPTH, 1, 1, 16, 1),
+    t(LMP_PV, 0, 0, 1, 1),
+    t(LMP_CHECKS, 0, 0, 1, 1),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

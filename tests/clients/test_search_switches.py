@@ -1,7 +1,8 @@
 """The search's switchable prunings (quiet SEE pruning, the table-adjusted pruning evaluation,
 razoring, ProbCut, pruning by the reduced depth, the PV nodes' extra internal iterative
 reduction), the prior-countermove bonus, Stockfish's tt-PV flag, six of its late-move-reduction terms,
-two more history updates (an exact node's best move, a table cut-off's move), capture futility and
+two more history updates (an exact node's best move, a table cut-off's move), capture futility,
+check extensions only from a depth, late move pruning at PV nodes and of checks, and
 the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
 options: each changes the chess search tree at a fixed depth between off and on (so the switch is
 live), and with each one on the search still reports the exact mates of a few chess positions and
@@ -25,9 +26,10 @@ SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDept
             "PruneLmrDepth": 1, "Rule50Damp": 200, "IirPvExtra": 2, "PriorCmBonus": 100,
             "TtPv": 1, "LmrParentCount": 7, "LmrCutoffs": 3, "LmrDeeper": 64,
             "HistoryExact": 1, "TtCutHistory": 1, "TtCaptureLmr": 1, "LmrChecks": 1,
-            "LmrPvExtra": 0, "CaptureFutility": 100}
+            "LmrPvExtra": 0, "CaptureFutility": 100, "CheckExtDepth": 6, "LmpPv": 1,
+            "LmpChecks": 1}
 # The switches whose "off" (the standard value) is not 0.
-OFF = {"LmrPvExtra": 2}
+OFF = {"LmrPvExtra": 2, "CheckExtDepth": 1}
 
 # (FEN, depth, mate in moves)
 CHESS_MATES = [

@@ -20,8 +20,8 @@ use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, LMR_BASE, LMR_DIV, RULE50_DAMP,
-    TIME_FALLING,
+    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, CHECK_EXT_DEPTH, LMR_BASE, LMR_DIV,
+    RULE50_DAMP, TIME_FALLING,
 };
 use crate::game::*;
 use parking_lot::Mutex;
@@ -391,7 +391,9 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             self.buf.prev_hist[0] = self.buf.positions[0].history_index(mv);
             self.buf.prev_quiet[0] = !self.buf.positions[0].is_tactical(mv);
             let gives_check = self.buf.positions[1].in_check();
-            let ext = (gives_check && self.params.check_extension) as i32;
+            let ext = (gives_check
+                && self.params.check_extension
+                && depth >= self.sp(CHECK_EXT_DEPTH)) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
             if i == pv_idx {

@@ -10,8 +10,9 @@ use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    CAPTURE_FUTILITY, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMR_CUTOFFS, LMR_DEEPER,
-    LMR_PARENT_COUNT, PRIOR_CM_BONUS, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    CAPTURE_FUTILITY, CHECK_EXT_DEPTH, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT,
+    LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT, PRIOR_CM_BONUS, TT_CAPTURE_LMR,
+    TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -212,6 +213,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         // in `tried`), for `HistoryExact`.
         let mut best_move: Option<(usize, Option<usize>, usize)> = None;
         let tt_capture_lmr = self.sp(TT_CAPTURE_LMR) != 0;
+        let lmp_checks = self.sp(LMP_CHECKS) != 0;
+        let check_ext_depth = self.sp(CHECK_EXT_DEPTH);
         let mut tt_tactical = false;
         let mut i = 0;
         let tt_searched = tt_first.is_some();
@@ -248,7 +251,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             if best > -MATE_BOUND && !in_check {
                 if !tactical {
                     if self.late_move_prune(pv_node, depth, move_count, improving)
-                        && !pos.gives_check(mv)
+                        && (lmp_checks || !pos.gives_check(mv))
                     {
                         continue;
                     }
@@ -324,6 +327,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let ext = (singular
                 || (gives_check
                     && self.params.check_extension
+                    && depth >= check_ext_depth
                     && (ply as i32) < 2 * self.root_depth
                     && self.buf.positions[ply].see(mv) >= 0)) as i32
                 + double as i32;

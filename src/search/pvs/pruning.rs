@@ -73,7 +73,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             + ((eval - beta) / self.sp(NMP_EVAL_DIV)).min(self.sp(NMP_EVAL_MAX))
     }
 
-    /// Late move pruning of a quiet move (the caller checks that it gives no check).
+    /// Late move pruning of a quiet move (the caller checks that it gives no check unless
+    /// `LmpChecks`): at cut and all nodes, and at PV nodes with `LmpPv`.
     #[inline]
     pub(super) fn late_move_prune(
         &self,
@@ -83,7 +84,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         improving: bool,
     ) -> bool {
         self.params.late_move_pruning
-            && !pv_node
+            && (!pv_node || self.sp(LMP_PV) != 0)
             && depth <= self.sp(LMP_DEPTH)
             && move_count > self.sp(LMP_BASE) + depth * depth / (2 - improving as i32)
     }

@@ -107,6 +107,56 @@ fn check_fen_board(fen: &str, board_field: &str) -> Result<(), RulesError> {
     Ok(())
 }
 
+/// The squares the opponent's lesser pieces attack, for `Game::escape_classes`: by pawns, by
+/// pawns or minor pieces, by pawns, minors or rooks (Stockfish 15.1's `threatenedBy…`).
+struct Threats {
+    by_pawn: BitBoard,
+    by_minor: BitBoard,
+    by_rook: BitBoard,
+}
+
+impl Threats {
+    fn of(b: &Board) -> Self {
+        let them = !b.side_to_move();
+        let occ = b.occupied();
+        let mut by_pawn = BitBoard::EMPTY;
+        for sq in b.colored_pieces(them, Piece::Pawn) {
+            by_pawn |= cozy_chess::get_pawn_attacks(sq, them);
+        }
+        let mut by_minor = by_pawn;
+        for sq in b.colored_pieces(them, Piece::Knight) {
+            by_minor |= cozy_chess::get_knight_moves(sq);
+        }
+        for sq in b.colored_pieces(them, Piece::Bishop) {
+            by_minor |= cozy_chess::get_bishop_moves(sq, occ);
+        }
+        let mut by_rook = by_minor;
+        for sq in b.colored_pieces(them, Piece::Rook) {
+            by_rook |= cozy_chess::get_rook_moves(sq, occ);
+        }
+        Threats {
+            by_pawn,
+            by_minor,
+            by_rook,
+        }
+    }
+
+    /// 3 / 2 / 1: `mv` takes a threatened queen / rook / minor to a square out of that threat.
+    fn escape_class(&self, b: &Board, mv: Move) -> u8 {
+        let (threat, class) = match b.piece_on(mv.from) {
+            Some(Piece::Queen) => (self.by_rook, 3),
+            Some(Piece::Rook) => (self.by_minor, 2),
+            Some(Piece::Knight | Piece::Bishop) => (self.by_pawn, 1),
+            _ => return 0,
+        };
+        if threat.has(mv.from) && !threat.has(mv.to) {
+            class
+        } else {
+            0
+        }
+    }
+}
+
 impl Game for ChessPos {
     type Move = Move;
 
@@ -258,6 +308,16 @@ impl Game for ChessPos {
 
     fn is_tactical(&self, mv: Move) -> bool {
         mv.promotion.is_some() || self.is_capture(mv)
+    }
+
+    fn escape_classes(&self, moves: &[Move], out: &mut Vec<u8>) {
+        out.clear();
+        let threats = Threats::of(&self.board);
+        out.extend(
+            moves
+                .iter()
+                .map(|&mv| threats.escape_class(&self.board, mv)),
+        );
     }
 
     fn gives_check(&self, mv: Move) -> bool {

@@ -199,6 +199,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn is_draw_by_rule(&self) -> bool {
         false
     }
+    /// For move ordering (Stockfish 15.1's escape bonus): for each of `moves`, written into
+    /// `out` (cleared first), 3, 2 or 1 when the move takes a queen, rook or minor piece that a
+    /// lesser enemy piece attacks to a square no lesser enemy piece attacks, else 0. Games
+    /// without the notion leave every class 0 (shogi).
+    fn escape_classes(&self, moves: &[Self::Move], out: &mut Vec<u8>) {
+        out.clear();
+        out.resize(moves.len(), 0);
+    }
     /// Whether the side to move may declare a win (shogi entering king). Chess: never.
     fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
         false

@@ -172,8 +172,17 @@ pub const LMP_PV: usize = 61;
 /// 1: late move pruning skips quiet checks too (0: a check is never pruned by move count;
 /// Stockfish's move picker skips every quiet move once the count is reached).
 pub const LMP_CHECKS: usize = 62;
+/// How far back the continuation history looks: 2 = the moves one and two plies back (as kishi
+/// always did), 4 adds the own move four plies back, 6 also the one six back (Stockfish 15.1 reads
+/// 1, 2, 4 and 6 in its move ordering and updates all four on a cut-off).
+pub const CONT_PLIES: usize = 63;
+/// Stockfish 15.1's escape bonus in the ordering of quiet moves, in percent of its values
+/// (a threatened queen, rook or minor piece moved out of the threat: 50,000, 25,000, 15,000 on
+/// its history scale; kishi's summed histories span about 40% of Stockfish's). 0: off. Late move
+/// reductions and prunings keep reading the move's histories alone.
+pub const THREAT_ORDER: usize = 64;
 /// Number of tunables.
-pub const COUNT: usize = 63;
+pub const COUNT: usize = 65;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -251,6 +260,8 @@ pub const NAMES: [&str; COUNT] = [
     "CheckExtDepth",
     "LmpPv",
     "LmpChecks",
+    "ContPlies",
+    "ThreatOrder",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -329,6 +340,8 @@ pub const STANDARD: SearchParamTable = [
     t(CHECK_EXT_DEPTH, 1, 1, 16, 1),
     t(LMP_PV, 0, 0, 1, 1),
     t(LMP_CHECKS, 0, 0, 1, 1),
+    t(CONT_PLIES, 2, 2, 6, 2),
+    t(THREAT_ORDER, 0, 0, 100, 10),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -128,13 +128,39 @@ impl OrderingTables {
     }
 }
 
-/// The quiet-move ordering score: the move's history plus its continuation histories after the
-/// moves one and two plies back (`rows`, empty slices where there are none).
+/// The continuation-history rows a quiet move is scored with: after the moves one, two, four
+/// and six plies back (empty slices where there are none or the search does not look that far).
+pub type ContRows<'a> = [&'a [i16]; 4];
+
+/// The quiet-move ordering score: the move's history plus its continuation histories (`rows`).
 #[inline]
-pub fn quiet_score(tables: &OrderingTables, rows: [&[i16]; 2], index: usize) -> i32 {
+pub fn quiet_score(tables: &OrderingTables, rows: ContRows, index: usize) -> i32 {
     tables.history[index]
-        + rows[0].get(index).map_or(0, |&v| v as i32)
-        + rows[1].get(index).map_or(0, |&v| v as i32)
+        + rows
+            .iter()
+            .map(|r| r.get(index).map_or(0, |&v| v as i32))
+            .sum::<i32>()
+}
+
+/// The escape bonus of the quiet moves being scored (`Game::escape_classes`, one class per move;
+/// empty when off) and the bonus of each class.
+#[derive(Clone, Copy)]
+pub struct Escape<'a> {
+    pub classes: &'a [u8],
+    pub bonus: [i32; 4],
+}
+
+impl Escape<'_> {
+    /// No escape bonus.
+    pub const NONE: Escape<'static> = Escape {
+        classes: &[],
+        bonus: [0; 4],
+    };
+
+    /// Stockfish 15.1's bonuses for a minor, rook and queen escape, scaled by `pct` percent.
+    pub fn bonus_for(pct: i32) -> [i32; 4] {
+        [0, 15_000, 25_000, 50_000].map(|b| b * pct / 100)
+    }
 }
 
 /// MVV-LVA: the most valuable victim first, the least valuable attacker breaking ties. The
@@ -163,10 +189,11 @@ pub fn score_moves<G: Game>(
     killers: [u16; 2],
     counter: u16,
     tables: &OrderingTables,
-    rows: [&[i16]; 2],
+    rows: ContRows,
+    escape: Escape,
 ) {
     scores.clear();
-    for &mv in moves {
+    for (i, &mv) in moves.iter().enumerate() {
         let code = G::encode_move(mv);
         let s = if code == tt_move && tt_move != 0 {
             SCORE_TT
@@ -187,6 +214,10 @@ pub fn score_moves<G: Game>(
             SCORE_COUNTER
         } else {
             quiet_score(tables, rows, pos.history_index(mv))
+                + escape
+                    .classes
+                    .get(i)
+                    .map_or(0, |&c| escape.bonus[(c as usize).min(3)])
         };
         scores.push(s);
     }
@@ -362,7 +393,7 @@ mod tests {
             "no previous move: no row"
         );
         t.update_history(2, 100);
-        let rows = [t.cont_row(1), t.cont_row(0)];
+        let rows = [t.cont_row(1), t.cont_row(0), &[], &[]];
         assert_eq!(
             quiet_score(&t, rows, 2),
             t.history[2] + t.cont_row(1)[2] as i32

@@ -10,9 +10,9 @@ use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    CAPTURE_FUTILITY, CHECK_EXT_DEPTH, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT,
-    LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT, PRIOR_CM_BONUS, TT_CAPTURE_LMR,
-    TT_CUT_HISTORY, TT_PV,
+    CAPTURE_FUTILITY, CHECK_EXT_DEPTH, CONT_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL,
+    HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT, PRIOR_CM_BONUS,
+    THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -215,6 +215,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let tt_capture_lmr = self.sp(TT_CAPTURE_LMR) != 0;
         let lmp_checks = self.sp(LMP_CHECKS) != 0;
         let check_ext_depth = self.sp(CHECK_EXT_DEPTH);
+        let threat_order = self.sp(THREAT_ORDER) > 0;
         let mut tt_tactical = false;
         let mut i = 0;
         let tt_searched = tt_first.is_some();
@@ -244,6 +245,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let tactical = pos.is_tactical(mv);
             let hist_idx = pos.history_index(mv);
             move_count += 1;
+            // What the reductions and prunings read: the ordering score without the escape
+            // bonus (`ThreatOrder`), i.e. a quiet move's histories alone.
+            let mscore = if threat_order && !tactical && mscore < ordering::SCORE_COUNTER {
+                ordering::quiet_score(
+                    &self.buf.tables,
+                    prevs.map(|p| self.buf.tables.cont_row(p)),
+                    hist_idx,
+                )
+            } else {
+                mscore
+            };
             if code == tt_move {
                 tt_tactical = tactical;
             }
@@ -436,7 +448,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         hist_idx: usize,
         kind: Option<usize>,
         tried: &Tried,
-        prevs: [usize; 2],
+        prevs: [usize; 4],
     ) {
         let bonus = self.history_bonus(depth);
         // Any best move: the captures tried before it did not refute the position.
@@ -499,10 +511,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         (depth * depth).min(self.sp(HISTORY_BONUS_MAX)) * self.sp(HISTORY_BONUS_MUL)
     }
 
-    /// The history indices of the moves one and two plies back (`NO_PREV` after a null move or
-    /// before the root).
-    fn prevs(&self, ply: usize) -> [usize; 2] {
-        [1, 2].map(|back| {
+    /// The history indices of the moves one, two, four and six plies back (`NO_PREV` after a
+    /// null move, before the root, or further back than `ContPlies` looks).
+    fn prevs(&self, ply: usize) -> [usize; 4] {
+        let plies = self.sp(CONT_PLIES) as usize;
+        [1, 2, 4, 6].map(|back| {
+            if back > plies {
+                return NO_PREV;
+            }
             ply.checked_sub(back)
                 .and_then(|i| self.buf.prev_hist.get(i))
                 .copied()
@@ -535,14 +551,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
 
     /// Scores the generated moves of the node at `ply` for `ordering::pick`.
     fn score_moves(
-        &self,
+        &mut self,
         ply: usize,
         moves: &[G::Move],
         scores: &mut Vec<i32>,
         tt_move: u16,
         counter: u16,
-        prevs: [usize; 2],
+        prevs: [usize; 4],
     ) {
+        let pct = self.sp(THREAT_ORDER);
+        let escape = if pct > 0 {
+            self.buf.positions[ply].escape_classes(moves, &mut self.buf.escape);
+            ordering::Escape {
+                classes: &self.buf.escape,
+                bonus: ordering::Escape::bonus_for(pct),
+            }
+        } else {
+            ordering::Escape::NONE
+        };
         ordering::score_moves(
             &self.buf.positions[ply],
             moves,
@@ -551,10 +577,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.buf.killers[ply],
             counter,
             &self.buf.tables,
-            [
-                self.buf.tables.cont_row(prevs[0]),
-                self.buf.tables.cont_row(prevs[1]),
-            ],
+            prevs.map(|p| self.buf.tables.cont_row(p)),
+            escape,
         );
     }
 

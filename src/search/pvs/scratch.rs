@@ -34,6 +34,8 @@ pub struct Scratch<G: Game, A> {
     pub(super) move_bufs: Vec<Vec<G::Move>>,
     pub(super) score_bufs: Vec<Vec<i32>>,
     pub(super) sort_scratch: ordering::SortScratch<G::Move>,
+    /// The escape classes of the moves being scored (`ThreatOrder`; one node at a time).
+    pub(super) escape: Vec<u8>,
     /// `qs_to[ply]`: the square the quiescence move into `ply` went to.
     pub(super) qs_to: Vec<u8>,
     pub(super) pv: Vec<Vec<G::Move>>,
@@ -62,6 +64,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
             move_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             score_bufs: (0..STACK).map(|_| Vec::new()).collect(),
             sort_scratch: ordering::SortScratch::new(),
+            escape: Vec::new(),
             qs_to: vec![0; STACK],
             pv: (0..STACK).map(|_| Vec::new()).collect(),
             path_keys: Vec::new(),

@@ -1,8 +1,8 @@
-//! `Game::escape_classes` (the move ordering's escape bonus, `ThreatOrder`): worked out by hand
-//! on small chess positions, and all zeros in shogi.
+//! `Game::escape_classes` (the move ordering's escape and check bonuses, `ThreatOrder` and
+//! `CheckOrder`): worked out by hand on small chess positions, and all zeros in shogi.
 
 use kishi::chess::ChessPos;
-use kishi::game::Game;
+use kishi::game::{Game, CHECK_CLASS};
 use kishi::shogi::ShogiPos;
 use std::collections::BTreeMap;
 
@@ -52,18 +52,19 @@ fn a_rook_escapes_a_bishop_and_a_queen_escapes_a_rook() {
     // The f6 bishop attacks the d4 rook (and d8, e7, e5, g5, h4 …); the a8 rook attacks the a3
     // queen (and a4–a7, b8–d8).
     let m = classes::<ChessPos>("r3k3/8/5b2/8/3R4/Q7/8/4K3 w - - 0 1");
+    const C: u8 = CHECK_CLASS;
     for (mv, c) in [
         ("d4c4", 2),
-        ("d4e4", 2),
         ("d4d5", 2),
         ("d4d1", 2),
-        ("d4d8", 0), // the bishop attacks d8 too
-        ("d4h4", 0), // and h4
+        ("d4e4", 2 | C), // out of the bishop's reach, and up the e-file to the king
+        ("d4d8", C),     // the bishop attacks d8, and the rook checks from there
+        ("d4h4", 0),     // the bishop attacks h4
         ("a3b3", 3),
         ("a3a2", 3),
         ("a3c5", 3),
-        ("a3a4", 0), // still on the rook's file
-        ("a3e7", 0), // the bishop attacks e7: a queen must escape rooks and minors
+        ("a3a4", C), // still on the rook's file; checks along a4–e8
+        ("a3e7", C), // the bishop attacks e7: a queen must escape rooks and minors
         ("e1d2", 0),
     ] {
         assert_eq!(m[mv], c, "{mv}");
@@ -72,7 +73,33 @@ fn a_rook_escapes_a_bishop_and_a_queen_escapes_a_rook() {
 }
 
 #[test]
+fn direct_checks_are_marked_for_every_piece_but_the_king() {
+    // Black: king e8, pawn f7. White: pawn e6, knight e4, bishop b3, queen d1, king e1, rook h1.
+    let m = classes::<ChessPos>("4k3/5p2/4P3/8/4N3/1B6/8/3QK2R w K - 0 1");
+    const C: u8 = CHECK_CLASS;
+    for (mv, c) in [
+        ("e4d6", C), // the knight checks from d6 and f6 …
+        ("e4f6", C),
+        ("e4c5", 0),
+        ("b3a4", C), // … the bishop from a4 (b5, c6, d7 are empty) …
+        ("b3c4", 0), // … not from c4 (its own e6 pawn is in the way)
+        ("h1h8", C), // … the rook along the eighth rank …
+        ("d1d8", C), // … the queen from d8 …
+        ("d1e2", 0), // … not from e2 (the e6 pawn again)
+        ("e6f7", C), // … a pawn from f7 (a capture: classed, though the search reads quiets only)
+        ("e6e7", 0),
+        ("e1g1", 0), // castling is a king move
+    ] {
+        assert_eq!(m[mv], c, "{mv}");
+    }
+    assert!(
+        m.values().all(|&c| c & 3 == 0),
+        "nothing is threatened: {m:?}"
+    );
+}
+
+#[test]
 fn shogi_has_no_escape_classes() {
     let m = classes::<ShogiPos>("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
-    assert!(m.values().all(|&c| c == 0));
+    assert!(!m.is_empty() && m.values().all(|&c| c == 0));
 }

@@ -107,12 +107,14 @@ fn check_fen_board(fen: &str, board_field: &str) -> Result<(), RulesError> {
     Ok(())
 }
 
-/// The squares the opponent's lesser pieces attack, for `Game::escape_classes`: by pawns, by
-/// pawns or minor pieces, by pawns, minors or rooks (Stockfish 15.1's `threatenedBy…`).
+/// For `Game::escape_classes`: the squares the opponent's lesser pieces attack (by pawns, by
+/// pawns or minor pieces, by pawns, minors or rooks: Stockfish 15.1's `threatenedBy…`), and the
+/// squares from which each of our piece types would attack the enemy king (`check[piece]`).
 struct Threats {
     by_pawn: BitBoard,
     by_minor: BitBoard,
     by_rook: BitBoard,
+    check: [BitBoard; 6],
 }
 
 impl Threats {
@@ -134,25 +136,44 @@ impl Threats {
         for sq in b.colored_pieces(them, Piece::Rook) {
             by_rook |= cozy_chess::get_rook_moves(sq, occ);
         }
+        let ks = b.king(them);
+        let diag = cozy_chess::get_bishop_moves(ks, occ);
+        let line = cozy_chess::get_rook_moves(ks, occ);
+        let mut check = [BitBoard::EMPTY; 6];
+        check[Piece::Pawn as usize] = cozy_chess::get_pawn_attacks(ks, them);
+        check[Piece::Knight as usize] = cozy_chess::get_knight_moves(ks);
+        check[Piece::Bishop as usize] = diag;
+        check[Piece::Rook as usize] = line;
+        check[Piece::Queen as usize] = diag | line;
         Threats {
             by_pawn,
             by_minor,
             by_rook,
+            check,
         }
     }
 
-    /// 3 / 2 / 1: `mv` takes a threatened queen / rook / minor to a square out of that threat.
+    /// 3 / 2 / 1: `mv` takes a threatened queen / rook / minor to a square out of that threat;
+    /// plus `CHECK_CLASS` when the piece checks from its target square.
     fn escape_class(&self, b: &Board, mv: Move) -> u8 {
-        let (threat, class) = match b.piece_on(mv.from) {
-            Some(Piece::Queen) => (self.by_rook, 3),
-            Some(Piece::Rook) => (self.by_minor, 2),
-            Some(Piece::Knight | Piece::Bishop) => (self.by_pawn, 1),
-            _ => return 0,
+        let Some(piece) = b.piece_on(mv.from) else {
+            return 0;
         };
-        if threat.has(mv.from) && !threat.has(mv.to) {
-            class
+        let check = if self.check[piece as usize].has(mv.to) {
+            crate::game::CHECK_CLASS
         } else {
             0
+        };
+        let (threat, class) = match piece {
+            Piece::Queen => (self.by_rook, 3),
+            Piece::Rook => (self.by_minor, 2),
+            Piece::Knight | Piece::Bishop => (self.by_pawn, 1),
+            _ => return check,
+        };
+        if threat.has(mv.from) && !threat.has(mv.to) {
+            class | check
+        } else {
+            check
         }
     }
 }

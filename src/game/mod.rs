@@ -109,6 +109,9 @@ impl Default for RuleOptions {
     }
 }
 
+/// `Game::escape_classes`' bit for a direct check.
+pub const CHECK_CLASS: u8 = 4;
+
 /// The rules of one game, implemented by its position type.
 ///
 /// Move lists are plain `Vec`s owned by the caller (the search reuses one per ply, so there is no
@@ -199,10 +202,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn is_draw_by_rule(&self) -> bool {
         false
     }
-    /// For move ordering (Stockfish 15.1's escape bonus): for each of `moves`, written into
-    /// `out` (cleared first), 3, 2 or 1 when the move takes a queen, rook or minor piece that a
-    /// lesser enemy piece attacks to a square no lesser enemy piece attacks, else 0. Games
-    /// without the notion leave every class 0 (shogi).
+    /// For move ordering (Stockfish's escape and check bonuses): for each of `moves`, written
+    /// into `out` (cleared first), in bits 0–1 the escape class — 3, 2 or 1 when the move takes a
+    /// queen, rook or minor piece that a lesser enemy piece attacks to a square no lesser enemy
+    /// piece attacks, else 0 — and in bit 2 (`CHECK_CLASS`) whether the moving piece attacks
+    /// the enemy king from its target square (a direct check; discovered checks not counted).
+    /// Games without the notion leave every class 0 (shogi).
     fn escape_classes(&self, moves: &[Self::Move], out: &mut Vec<u8>) {
         out.clear();
         out.resize(moves.len(), 0);

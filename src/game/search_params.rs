@@ -181,8 +181,11 @@ pub const CONT_PLIES: usize = 63;
 /// its history scale; kishi's summed histories span about 40% of Stockfish's). 0: off. Late move
 /// reductions and prunings keep reading the move's histories alone.
 pub const THREAT_ORDER: usize = 64;
+/// A quiet move that checks directly is ordered this much higher (0: off; Stockfish's move
+/// picker adds 16,384 on its history scale). As with `ThreatOrder`, the reductions do not see it.
+pub const CHECK_ORDER: usize = 65;
 /// Number of tunables.
-pub const COUNT: usize = 65;
+pub const COUNT: usize = 66;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -262,6 +265,7 @@ pub const NAMES: [&str; COUNT] = [
     "LmpChecks",
     "ContPlies",
     "ThreatOrder",
+    "CheckOrder",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -342,6 +346,7 @@ pub const STANDARD: SearchParamTable = [
     t(LMP_CHECKS, 0, 0, 1, 1),
     t(CONT_PLIES, 2, 2, 6, 2),
     t(THREAT_ORDER, 0, 0, 100, 10),
+    t(CHECK_ORDER, 0, 0, 32768, 1024),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -142,20 +142,33 @@ pub fn quiet_score(tables: &OrderingTables, rows: ContRows, index: usize) -> i32
             .sum::<i32>()
 }
 
-/// The escape bonus of the quiet moves being scored (`Game::escape_classes`, one class per move;
-/// empty when off) and the bonus of each class.
+/// The escape and check bonuses of the quiet moves being scored (`Game::escape_classes`, one
+/// class per move; empty when off): the bonus of each escape class and of a direct check.
 #[derive(Clone, Copy)]
 pub struct Escape<'a> {
     pub classes: &'a [u8],
     pub bonus: [i32; 4],
+    pub check: i32,
 }
 
 impl Escape<'_> {
-    /// No escape bonus.
+    /// No bonus.
     pub const NONE: Escape<'static> = Escape {
         classes: &[],
         bonus: [0; 4],
+        check: 0,
     };
+
+    /// The bonus of a move of class `c`.
+    #[inline]
+    pub fn of(&self, c: u8) -> i32 {
+        self.bonus[(c & 3) as usize]
+            + if c & crate::game::CHECK_CLASS != 0 {
+                self.check
+            } else {
+                0
+            }
+    }
 
     /// Stockfish 15.1's bonuses for a minor, rook and queen escape, scaled by `pct` percent.
     pub fn bonus_for(pct: i32) -> [i32; 4] {
@@ -214,10 +227,7 @@ pub fn score_moves<G: Game>(
             SCORE_COUNTER
         } else {
             quiet_score(tables, rows, pos.history_index(mv))
-                + escape
-                    .classes
-                    .get(i)
-                    .map_or(0, |&c| escape.bonus[(c as usize).min(3)])
+                + escape.classes.get(i).map_or(0, |&c| escape.of(c))
         };
         scores.push(s);
     }

@@ -10,9 +10,9 @@ use super::super::tt::Bound;
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    CAPTURE_FUTILITY, CHECK_EXT_DEPTH, CONT_PLIES, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL,
-    HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT, PRIOR_CM_BONUS,
-    THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    CAPTURE_FUTILITY, CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_MUL, HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
+    PRIOR_CM_BONUS, THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -215,7 +215,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let tt_capture_lmr = self.sp(TT_CAPTURE_LMR) != 0;
         let lmp_checks = self.sp(LMP_CHECKS) != 0;
         let check_ext_depth = self.sp(CHECK_EXT_DEPTH);
-        let threat_order = self.sp(THREAT_ORDER) > 0;
+        let threat_order = self.sp(THREAT_ORDER) > 0 || self.sp(CHECK_ORDER) > 0;
         let mut tt_tactical = false;
         let mut i = 0;
         let tt_searched = tt_first.is_some();
@@ -559,12 +559,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         counter: u16,
         prevs: [usize; 4],
     ) {
-        let pct = self.sp(THREAT_ORDER);
-        let escape = if pct > 0 {
+        let (pct, check) = (self.sp(THREAT_ORDER), self.sp(CHECK_ORDER));
+        let escape = if pct > 0 || check > 0 {
             self.buf.positions[ply].escape_classes(moves, &mut self.buf.escape);
             ordering::Escape {
                 classes: &self.buf.escape,
                 bonus: ordering::Escape::bonus_for(pct),
+                check,
             }
         } else {
             ordering::Escape::NONE

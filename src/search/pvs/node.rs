@@ -245,8 +245,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let tactical = pos.is_tactical(mv);
             let hist_idx = pos.history_index(mv);
             move_count += 1;
-            // What the reductions and prunings read: the ordering score without the escape
-            // bonus (`ThreatOrder`), i.e. a quiet move's histories alone.
+            // What the reductions and prunings read: the ordering score without the escape and
+            // check bonuses (`ThreatOrder`, `CheckOrder`), i.e. a quiet move's histories alone.
             let mscore = if threat_order && !tactical && mscore < ordering::SCORE_COUNTER {
                 ordering::quiet_score(
                     &self.buf.tables,

@@ -1,8 +1,9 @@
-//! `Game::escape_classes` (the move ordering's escape and check bonuses, `ThreatOrder` and
-//! `CheckOrder`): worked out by hand on small chess positions, and all zeros in shogi.
+//! `Game::escape_classes` (the move ordering's escape and check bonuses and en-prise malus,
+//! `ThreatOrder`, `CheckOrder`, `EnPrise`): worked out by hand on small chess positions, and all
+//! zeros in shogi.
 
 use kishi::chess::ChessPos;
-use kishi::game::{Game, CHECK_CLASS};
+use kishi::game::{Game, CHECK_CLASS, EN_PRISE_SHIFT};
 use kishi::shogi::ShogiPos;
 use std::collections::BTreeMap;
 
@@ -96,6 +97,35 @@ fn direct_checks_are_marked_for_every_piece_but_the_king() {
         m.values().all(|&c| c & 3 == 0),
         "nothing is threatened: {m:?}"
     );
+}
+
+#[test]
+fn unthreatened_pieces_moved_en_prise_get_their_level() {
+    // Black: king a8, bishop g8 (attacks f7, e6, d5, c4, …), pawn d6 (attacks c5, e5), knight g6
+    // (attacks e5, e7, f4, h4, f8), rook a4 (attacks rank 4 and the a-file). White: bishop b2,
+    // queen e2, knight b1, rook c1, king e1; nothing of White's is attacked.
+    let m = classes::<ChessPos>("k5b1/8/3p2n1/8/r7/8/1B2Q3/1NR1K3 w - - 0 1");
+    const C: u8 = CHECK_CLASS;
+    let lvl = |l: u8| l << EN_PRISE_SHIFT;
+    for (mv, c) in [
+        ("b2e5", lvl(1)), // a bishop onto a pawn's square
+        ("b2d4", 0),      // the rook attacks d4: not lesser than a bishop
+        ("c1c4", lvl(2)), // a rook onto the bishop's square
+        ("c1c5", lvl(3)), // … onto the pawn's
+        ("c1c6", 0),
+        ("c1c8", C),          // checks along the eighth rank; nothing attacks c8
+        ("e2e4", lvl(4) | C), // a queen onto the rook's rank, checking along e4–a8
+        ("e2c4", lvl(5)),     // … onto the bishop's square
+        ("e2e6", lvl(5)),
+        ("e2e7", lvl(5)), // … onto the knight's
+        ("e2e5", lvl(6)), // … onto the pawn's (and the knight's)
+        ("e2e3", 0),
+        ("b1a3", 0), // the rook attacks a3: not lesser than a knight
+        ("e1f1", 0), // the king has no level
+    ] {
+        assert_eq!(m[mv], c, "{mv}");
+    }
+    assert!(m.values().all(|&c| c & 3 == 0), "no escapes: {m:?}");
 }
 
 #[test]

@@ -170,10 +170,34 @@ impl Threats {
             Piece::Knight | Piece::Bishop => (self.by_pawn, 1),
             _ => return check,
         };
-        if threat.has(mv.from) && !threat.has(mv.to) {
-            class | check
+        if threat.has(mv.from) {
+            if threat.has(mv.to) {
+                check
+            } else {
+                class | check
+            }
         } else {
-            check
+            self.en_prise(piece, mv.to) << crate::game::EN_PRISE_SHIFT | check
+        }
+    }
+
+    /// The en-prise level (Stockfish 16's malus) of moving an unthreatened `piece` to `to`:
+    /// 1 a minor onto a pawn-attacked square; 2 / 3 a rook onto a square a minor / pawn attacks;
+    /// 4 / 5 / 6 a queen onto a square a rook / minor / pawn attacks; else 0.
+    fn en_prise(&self, piece: Piece, to: Square) -> u8 {
+        let (p, m, r) = (
+            self.by_pawn.has(to),
+            self.by_minor.has(to),
+            self.by_rook.has(to),
+        );
+        match piece {
+            Piece::Queen if p => 6,
+            Piece::Queen if m => 5,
+            Piece::Queen if r => 4,
+            Piece::Rook if p => 3,
+            Piece::Rook if m => 2,
+            Piece::Knight | Piece::Bishop if p => 1,
+            _ => 0,
         }
     }
 }

@@ -111,6 +111,8 @@ impl Default for RuleOptions {
 
 /// `Game::escape_classes`' bit for a direct check.
 pub const CHECK_CLASS: u8 = 4;
+/// `Game::escape_classes`' en-prise level (bits 3–5, 0–6) starts at this bit.
+pub const EN_PRISE_SHIFT: u8 = 3;
 
 /// The rules of one game, implemented by its position type.
 ///
@@ -206,7 +208,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// into `out` (cleared first), in bits 0–1 the escape class — 3, 2 or 1 when the move takes a
     /// queen, rook or minor piece that a lesser enemy piece attacks to a square no lesser enemy
     /// piece attacks, else 0 — and in bit 2 (`CHECK_CLASS`) whether the moving piece attacks
-    /// the enemy king from its target square (a direct check; discovered checks not counted).
+    /// the enemy king from its target square (a direct check; discovered checks not counted), and
+    /// from bit `EN_PRISE_SHIFT` the en-prise level of a move that is not an escape: 1 a minor
+    /// onto a square an enemy pawn attacks, 2 / 3 a rook onto one a minor / pawn attacks, 4 / 5 / 6
+    /// a queen onto one a rook / minor / pawn attacks (Stockfish 16's malus), else 0.
     /// Games without the notion leave every class 0 (shogi).
     fn escape_classes(&self, moves: &[Self::Move], out: &mut Vec<u8>) {
         out.clear();

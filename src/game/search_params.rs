@@ -184,8 +184,16 @@ pub const THREAT_ORDER: usize = 64;
 /// A quiet move that checks directly is ordered this much higher (0: off; Stockfish's move
 /// picker adds 16,384 on its history scale). As with `ThreatOrder`, the reductions do not see it.
 pub const CHECK_ORDER: usize = 65;
+/// Stockfish 16's malus in the ordering of quiet moves, in percent of its values: an unthreatened
+/// queen, rook or minor moved onto a square a lesser enemy piece attacks is ordered lower (80,000
+/// down to 15,000 on its history scale). 0: off. The reductions do not see it.
+pub const EN_PRISE: usize = 66;
+/// 1: the ordering of quiet moves counts the main history and the previous move's continuation
+/// history twice (Stockfish 15.1's move picker); 0: every history once. The reductions and
+/// prunings keep reading the plain sum.
+pub const ORDER_WEIGHTS: usize = 67;
 /// Number of tunables.
-pub const COUNT: usize = 66;
+pub const COUNT: usize = 68;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -266,6 +274,8 @@ pub const NAMES: [&str; COUNT] = [
     "ContPlies",
     "ThreatOrder",
     "CheckOrder",
+    "EnPrise",
+    "OrderWeights",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -347,6 +357,8 @@ pub const STANDARD: SearchParamTable = [
     t(CONT_PLIES, 2, 2, 6, 2),
     t(THREAT_ORDER, 0, 0, 100, 10),
     t(CHECK_ORDER, 0, 0, 32768, 1024),
+    t(EN_PRISE, 0, 0, 100, 10),
+    t(ORDER_WEIGHTS, 0, 0, 1, 1),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -142,27 +142,35 @@ pub fn quiet_score(tables: &OrderingTables, rows: ContRows, index: usize) -> i32
             .sum::<i32>()
 }
 
-/// The escape and check bonuses of the quiet moves being scored (`Game::escape_classes`, one
-/// class per move; empty when off): the bonus of each escape class and of a direct check.
+/// What the ordering of quiet moves adds to their histories, each off by default: the escape
+/// and check bonuses and the en-prise malus of the moves being scored (`Game::escape_classes`,
+/// one class per move; empty when off), and Stockfish 15.1's weights (the main history and the
+/// continuation history of the previous move counted twice).
 #[derive(Clone, Copy)]
-pub struct Escape<'a> {
+pub struct QuietTerms<'a> {
     pub classes: &'a [u8],
     pub bonus: [i32; 4],
     pub check: i32,
+    /// The malus of each en-prise level (`Game::escape_classes`, bits 3–5).
+    pub malus: [i32; 8],
+    /// Count the main history and the previous move's continuation history twice.
+    pub recent_twice: bool,
 }
 
-impl Escape<'_> {
+impl QuietTerms<'_> {
     /// No bonus.
-    pub const NONE: Escape<'static> = Escape {
+    pub const NONE: QuietTerms<'static> = QuietTerms {
         classes: &[],
         bonus: [0; 4],
         check: 0,
+        malus: [0; 8],
+        recent_twice: false,
     };
 
     /// The bonus of a move of class `c`.
     #[inline]
     pub fn of(&self, c: u8) -> i32 {
-        self.bonus[(c & 3) as usize]
+        self.bonus[(c & 3) as usize] - self.malus[((c >> crate::game::EN_PRISE_SHIFT) & 7) as usize]
             + if c & crate::game::CHECK_CLASS != 0 {
                 self.check
             } else {
@@ -173,6 +181,13 @@ impl Escape<'_> {
     /// Stockfish 15.1's bonuses for a minor, rook and queen escape, scaled by `pct` percent.
     pub fn bonus_for(pct: i32) -> [i32; 4] {
         [0, 15_000, 25_000, 50_000].map(|b| b * pct / 100)
+    }
+
+    /// Stockfish 16's malus for putting an unthreatened piece en prise, per level, scaled by
+    /// `pct` percent: a minor onto a pawn's square 15,000; a rook onto a minor's / pawn's 25,000 /
+    /// 35,000; a queen onto a rook's / minor's / pawn's 50,000 / 60,000 / 80,000.
+    pub fn malus_for(pct: i32) -> [i32; 8] {
+        [0, 15_000, 25_000, 35_000, 50_000, 60_000, 80_000, 0].map(|b| b * pct / 100)
     }
 }
 
@@ -203,7 +218,7 @@ pub fn score_moves<G: Game>(
     counter: u16,
     tables: &OrderingTables,
     rows: ContRows,
-    escape: Escape,
+    escape: QuietTerms,
 ) {
     scores.clear();
     for (i, &mv) in moves.iter().enumerate() {
@@ -226,7 +241,14 @@ pub fn score_moves<G: Game>(
         } else if code == counter && counter != 0 {
             SCORE_COUNTER
         } else {
-            quiet_score(tables, rows, pos.history_index(mv))
+            let index = pos.history_index(mv);
+            let twice = if escape.recent_twice {
+                tables.history[index] + rows[0].get(index).map_or(0, |&v| v as i32)
+            } else {
+                0
+            };
+            quiet_score(tables, rows, index)
+                + twice
                 + escape.classes.get(i).map_or(0, |&c| escape.of(c))
         };
         scores.push(s);

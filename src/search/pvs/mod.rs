@@ -7,6 +7,7 @@
 //! to prune or reduce (null move, reverse futility, futility, late move pruning, SEE pruning, late
 //! move reductions) with their margins.
 
+mod move_prune;
 mod node;
 mod probcut;
 mod pruning;
@@ -177,7 +178,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             0,
             &self.buf.tables,
             [&[], &[], &[], &[]],
-            ordering::Escape::NONE,
+            ordering::QuietTerms::NONE,
         );
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));

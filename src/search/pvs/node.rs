@@ -7,11 +7,12 @@
 
 use super::super::ordering;
 use super::super::tt::Bound;
+use super::move_prune::{Candidate, NodeFacts};
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    CAPTURE_FUTILITY, CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, HISTORY_BONUS_MAX,
-    HISTORY_BONUS_MUL, HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
+    CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, EN_PRISE, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL,
+    HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT, ORDER_WEIGHTS,
     PRIOR_CM_BONUS, THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
@@ -215,7 +216,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let tt_capture_lmr = self.sp(TT_CAPTURE_LMR) != 0;
         let lmp_checks = self.sp(LMP_CHECKS) != 0;
         let check_ext_depth = self.sp(CHECK_EXT_DEPTH);
-        let threat_order = self.sp(THREAT_ORDER) > 0 || self.sp(CHECK_ORDER) > 0;
+        let threat_order = self.sp(THREAT_ORDER) > 0
+            || self.sp(CHECK_ORDER) > 0
+            || self.sp(EN_PRISE) > 0
+            || self.sp(ORDER_WEIGHTS) != 0;
         let mut tt_tactical = false;
         let mut i = 0;
         let tt_searched = tt_first.is_some();
@@ -261,47 +265,23 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
 
             if best > -MATE_BOUND && !in_check {
-                if !tactical {
-                    if self.late_move_prune(pv_node, depth, move_count, improving)
-                        && (lmp_checks || !pos.gives_check(mv))
-                    {
-                        continue;
-                    }
-                    let pd = self.prune_depth(depth, move_count, pv_node, improving, mscore);
-                    if self.futility_prune(pd, eval, alpha) && !pos.gives_check(mv) {
-                        continue;
-                    }
-                    let rows = [
-                        self.buf.tables.cont_row(prevs[0]),
-                        self.buf.tables.cont_row(prevs[1]),
-                    ];
-                    let cont = [
-                        rows[0].get(hist_idx).map_or(0, |&v| v as i32),
-                        rows[1].get(hist_idx).map_or(0, |&v| v as i32),
-                    ];
-                    if self.cont_history_prune(pd, improving, cont) && !pos.gives_check(mv) {
-                        continue;
-                    }
-                    if let Some(t) = self.see_quiet_threshold(pd) {
-                        if pos.see(mv) < t && !pos.gives_check(mv) {
-                            continue;
-                        }
-                    }
-                } else if self.see_prune_applies(depth, mscore)
-                    && pos.see(mv) < self.see_prune_threshold(depth)
-                {
+                let node = NodeFacts {
+                    depth,
+                    pv_node,
+                    improving,
+                    eval,
+                    alpha,
+                    lmp_checks,
+                };
+                let cand = Candidate {
+                    mv,
+                    tactical,
+                    hist_idx,
+                    mscore,
+                    move_count,
+                };
+                if self.skip_move(ply, &node, &cand, prevs) {
                     continue;
-                } else if self.sp(CAPTURE_FUTILITY) > 0 && mscore != ordering::SCORE_TT {
-                    let gain = pos.victim_value(mv)
-                        + self
-                            .buf
-                            .tables
-                            .capture_score(hist_idx, pos.captured_kind(mv))
-                            / 7;
-                    if self.capture_futility_prune(depth, eval, alpha, gain) && !pos.gives_check(mv)
-                    {
-                        continue;
-                    }
                 }
             }
 
@@ -559,17 +539,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         counter: u16,
         prevs: [usize; 4],
     ) {
-        let (pct, check) = (self.sp(THREAT_ORDER), self.sp(CHECK_ORDER));
-        let escape = if pct > 0 || check > 0 {
+        let (pct, check, malus) = (
+            self.sp(THREAT_ORDER),
+            self.sp(CHECK_ORDER),
+            self.sp(EN_PRISE),
+        );
+        let mut escape = if pct > 0 || check > 0 || malus > 0 {
             self.buf.positions[ply].escape_classes(moves, &mut self.buf.escape);
-            ordering::Escape {
+            ordering::QuietTerms {
                 classes: &self.buf.escape,
-                bonus: ordering::Escape::bonus_for(pct),
+                bonus: ordering::QuietTerms::bonus_for(pct),
                 check,
+                malus: ordering::QuietTerms::malus_for(malus),
+                recent_twice: false,
             }
         } else {
-            ordering::Escape::NONE
+            ordering::QuietTerms::NONE
         };
+        escape.recent_twice = self.sp(ORDER_WEIGHTS) != 0;
         ordering::score_moves(
             &self.buf.positions[ply],
             moves,

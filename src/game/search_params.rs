@@ -192,8 +192,13 @@ pub const EN_PRISE: usize = 66;
 /// history twice (Stockfish 15.1's move picker); 0: every history once. The reductions and
 /// prunings keep reading the plain sum.
 pub const ORDER_WEIGHTS: usize = 67;
+/// A capture is ordered with the good ones (before the killers) when its SEE loses at most
+/// this percentage of the victim's value (0: SEE ≥ 0). Stockfish's picker keeps a capture good
+/// while SEE ≥ −(6 × victim + capture history), so that a knight taking a defended pawn comes
+/// early. SEE pruning still reads SEE itself.
+pub const CAPTURE_SLACK: usize = 68;
 /// Number of tunables.
-pub const COUNT: usize = 68;
+pub const COUNT: usize = 69;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -276,6 +281,7 @@ pub const NAMES: [&str; COUNT] = [
     "CheckOrder",
     "EnPrise",
     "OrderWeights",
+    "CaptureSlack",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -359,6 +365,7 @@ pub const STANDARD: SearchParamTable = [
     t(CHECK_ORDER, 0, 0, 32768, 1024),
     t(EN_PRISE, 0, 0, 100, 10),
     t(ORDER_WEIGHTS, 0, 0, 1, 1),
+    t(CAPTURE_SLACK, 0, 0, 800, 50),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

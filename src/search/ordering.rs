@@ -142,12 +142,14 @@ pub fn quiet_score(tables: &OrderingTables, rows: ContRows, index: usize) -> i32
             .sum::<i32>()
 }
 
-/// What the ordering of quiet moves adds to their histories, each off by default: the escape
+/// What the move ordering adds to its standard scores, each off by default: the capture slack
+/// (a capture counts as good when its SEE is at least minus this percentage of the victim's
+/// value, as Stockfish's picker compares SEE with minus its capture score), the escape
 /// and check bonuses and the en-prise malus of the moves being scored (`Game::escape_classes`,
 /// one class per move; empty when off), and Stockfish 15.1's weights (the main history and the
 /// continuation history of the previous move counted twice).
 #[derive(Clone, Copy)]
-pub struct QuietTerms<'a> {
+pub struct OrderTerms<'a> {
     pub classes: &'a [u8],
     pub bonus: [i32; 4],
     pub check: i32,
@@ -155,16 +157,19 @@ pub struct QuietTerms<'a> {
     pub malus: [i32; 8],
     /// Count the main history and the previous move's continuation history twice.
     pub recent_twice: bool,
+    /// Percent of the victim's value a good capture's SEE may lose (0: SEE ≥ 0).
+    pub capture_slack: i32,
 }
 
-impl QuietTerms<'_> {
+impl OrderTerms<'_> {
     /// No bonus.
-    pub const NONE: QuietTerms<'static> = QuietTerms {
+    pub const NONE: OrderTerms<'static> = OrderTerms {
         classes: &[],
         bonus: [0; 4],
         check: 0,
         malus: [0; 8],
         recent_twice: false,
+        capture_slack: 0,
     };
 
     /// The bonus of a move of class `c`.
@@ -218,7 +223,7 @@ pub fn score_moves<G: Game>(
     counter: u16,
     tables: &OrderingTables,
     rows: ContRows,
-    escape: QuietTerms,
+    terms: OrderTerms,
 ) {
     scores.clear();
     for (i, &mv) in moves.iter().enumerate() {
@@ -229,7 +234,7 @@ pub fn score_moves<G: Game>(
             // MVV-LVA, moved by the capture history by up to half a queen's MVV step.
             let mvv_lva = mvv_lva(pos, mv)
                 + tables.capture_score(pos.history_index(mv), pos.captured_kind(mv)) / 2;
-            if pos.see(mv) >= 0 {
+            if pos.see(mv) >= -(pos.victim_value(mv) * terms.capture_slack / 100) {
                 SCORE_GOOD_CAPTURE + mvv_lva
             } else {
                 SCORE_BAD_CAPTURE + mvv_lva
@@ -242,14 +247,14 @@ pub fn score_moves<G: Game>(
             SCORE_COUNTER
         } else {
             let index = pos.history_index(mv);
-            let twice = if escape.recent_twice {
+            let twice = if terms.recent_twice {
                 tables.history[index] + rows[0].get(index).map_or(0, |&v| v as i32)
             } else {
                 0
             };
             quiet_score(tables, rows, index)
                 + twice
-                + escape.classes.get(i).map_or(0, |&c| escape.of(c))
+                + terms.classes.get(i).map_or(0, |&c| terms.of(c))
         };
         scores.push(s);
     }

@@ -178,7 +178,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             0,
             &self.buf.tables,
             [&[], &[], &[], &[]],
-            ordering::QuietTerms::NONE,
+            ordering::OrderTerms::NONE,
         );
         let mut idx: Vec<usize> = (0..moves.len()).collect();
         idx.sort_by_key(|&i| std::cmp::Reverse(scores[i]));

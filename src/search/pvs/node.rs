@@ -11,9 +11,9 @@ use super::move_prune::{Candidate, NodeFacts};
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, EN_PRISE, HISTORY_BONUS_MAX, HISTORY_BONUS_MUL,
-    HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT, ORDER_WEIGHTS,
-    PRIOR_CM_BONUS, THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    CAPTURE_SLACK, CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, EN_PRISE, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_MUL, HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
+    ORDER_WEIGHTS, PRIOR_CM_BONUS, THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -544,19 +544,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.sp(CHECK_ORDER),
             self.sp(EN_PRISE),
         );
-        let mut escape = if pct > 0 || check > 0 || malus > 0 {
+        let mut terms = if pct > 0 || check > 0 || malus > 0 {
             self.buf.positions[ply].escape_classes(moves, &mut self.buf.escape);
-            ordering::QuietTerms {
+            ordering::OrderTerms {
                 classes: &self.buf.escape,
-                bonus: ordering::QuietTerms::bonus_for(pct),
+                bonus: ordering::OrderTerms::bonus_for(pct),
                 check,
-                malus: ordering::QuietTerms::malus_for(malus),
+                malus: ordering::OrderTerms::malus_for(malus),
                 recent_twice: false,
+                capture_slack: 0,
             }
         } else {
-            ordering::QuietTerms::NONE
+            ordering::OrderTerms::NONE
         };
-        escape.recent_twice = self.sp(ORDER_WEIGHTS) != 0;
+        terms.recent_twice = self.sp(ORDER_WEIGHTS) != 0;
+        terms.capture_slack = self.sp(CAPTURE_SLACK);
         ordering::score_moves(
             &self.buf.positions[ply],
             moves,
@@ -566,7 +568,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             counter,
             &self.buf.tables,
             prevs.map(|p| self.buf.tables.cont_row(p)),
-            escape,
+            terms,
         );
     }
 

@@ -127,13 +127,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             && (cont[0] < self.sp(CONT_PRUNE_LIMIT1) || cont[1] < self.sp(CONT_PRUNE_LIMIT2))
     }
 
-    /// SEE pruning of a capture ordered below the good ones: applies up to a depth, and then
-    /// prunes when SEE is below the returned threshold.
+    /// SEE pruning of a capture: applies up to a depth, and then prunes when SEE is below the
+    /// (negative) returned threshold. A capture ordered with the good ones has SEE ≥ 0 and is
+    /// not looked at — unless `CaptureSlack` lets a losing capture be ordered good.
     #[inline]
     pub(super) fn see_prune_applies(&self, depth: i32, mscore: i32) -> bool {
         self.params.see_pruning
             && depth <= self.sp(SEE_DEPTH)
-            && mscore < ordering::SCORE_GOOD_CAPTURE
+            && (mscore < ordering::SCORE_GOOD_CAPTURE || self.sp(CAPTURE_SLACK) > 0)
             && mscore != ordering::SCORE_TT
     }
 

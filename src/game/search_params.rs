@@ -197,8 +197,12 @@ pub const ORDER_WEIGHTS: usize = 67;
 /// while SEE ≥ −(6 × victim + capture history), so that a knight taking a defended pawn comes
 /// early. SEE pruning still reads SEE itself.
 pub const CAPTURE_SLACK: usize = 68;
+/// Plies by which each fail high of the root's aspiration window shallows the search again
+/// (Stockfish's `failedHighCnt`: a fail high is usually confirmed, and a shallower re-search
+/// confirms it sooner); a fail low restores the iteration's depth. 0: off.
+pub const FAIL_HIGH_REDUCE: usize = 69;
 /// Number of tunables.
-pub const COUNT: usize = 69;
+pub const COUNT: usize = 70;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -282,6 +286,7 @@ pub const NAMES: [&str; COUNT] = [
     "EnPrise",
     "OrderWeights",
     "CaptureSlack",
+    "FailHighReduce",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -366,6 +371,7 @@ pub const STANDARD: SearchParamTable = [
     t(EN_PRISE, 0, 0, 100, 10),
     t(ORDER_WEIGHTS, 0, 0, 1, 1),
     t(CAPTURE_SLACK, 0, 0, 800, 50),
+    t(FAIL_HIGH_REDUCE, 0, 0, 2, 1),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -29,7 +29,7 @@ SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDept
             "LmrPvExtra": 0, "CaptureFutility": 100, "CheckExtDepth": 6, "LmpPv": 1,
             "LmpChecks": 1, "ContPlies": 6, "ThreatOrder": 40,
             "CheckOrder": 6000, "EnPrise": 40, "OrderWeights": 1,
-            "CaptureSlack": 300}
+            "CaptureSlack": 300, "FailHighReduce": 1}
 # The switches whose "off" (the standard value) is not 0.
 OFF = {"LmrPvExtra": 2, "CheckExtDepth": 1, "ContPlies": 2}
 

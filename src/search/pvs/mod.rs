@@ -21,8 +21,8 @@ use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, CHECK_EXT_DEPTH, LMR_BASE, LMR_DIV,
-    RULE50_DAMP, TIME_FALLING,
+    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, CHECK_EXT_DEPTH, FAIL_HIGH_REDUCE,
+    LMR_BASE, LMR_DIV, RULE50_DAMP, TIME_FALLING,
 };
 use crate::game::*;
 use parking_lot::Mutex;
@@ -508,9 +508,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 } else {
                     (-INFINITE, INFINITE)
                 };
+                // `FailHighReduce`: each fail high searches the root again one ply shallower
+                // (Stockfish's `failedHighCnt`); a fail low goes back to the full depth.
+                let mut failed_high = 0;
                 loop {
                     window = (alpha, beta);
-                    let score = self.search_root(alpha, beta, depth as i32, pv_idx);
+                    let d = (depth as i32 - failed_high).max(1);
+                    let score = self.search_root(alpha, beta, d, pv_idx);
                     // A fail high that the wider search after it does not finish still counts.
                     found |= self.root_found;
                     if self.shared.stopped() {
@@ -522,11 +526,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                         }
                         beta = (alpha + beta) / 2;
                         alpha = (score - delta).max(-INFINITE);
+                        failed_high = 0;
                     } else if score >= beta {
                         if self.id == 0 && self.shared.elapsed_ms() > 1000 {
                             report(&self.info(depth, pv_idx, Bound::Lower));
                         }
                         beta = (score + delta).min(INFINITE);
+                        failed_high += self.sp(FAIL_HIGH_REDUCE);
                     } else {
                         break;
                     }

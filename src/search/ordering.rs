@@ -162,7 +162,7 @@ pub struct OrderTerms<'a> {
 }
 
 impl OrderTerms<'_> {
-    /// No bonus.
+    /// No term.
     pub const NONE: OrderTerms<'static> = OrderTerms {
         classes: &[],
         bonus: [0; 4],
@@ -172,7 +172,7 @@ impl OrderTerms<'_> {
         capture_slack: 0,
     };
 
-    /// The bonus of a move of class `c`.
+    /// The bonus (less the malus) of a quiet move of class `c`.
     #[inline]
     pub fn of(&self, c: u8) -> i32 {
         self.bonus[(c & 3) as usize] - self.malus[((c >> crate::game::EN_PRISE_SHIFT) & 7) as usize]
@@ -234,7 +234,12 @@ pub fn score_moves<G: Game>(
             // MVV-LVA, moved by the capture history by up to half a queen's MVV step.
             let mvv_lva = mvv_lva(pos, mv)
                 + tables.capture_score(pos.history_index(mv), pos.captured_kind(mv)) / 2;
-            if pos.see(mv) >= -(pos.victim_value(mv) * terms.capture_slack / 100) {
+            let slack = if terms.capture_slack > 0 {
+                pos.victim_value(mv) * terms.capture_slack / 100
+            } else {
+                0
+            };
+            if pos.see(mv) >= -slack {
                 SCORE_GOOD_CAPTURE + mvv_lva
             } else {
                 SCORE_BAD_CAPTURE + mvv_lva

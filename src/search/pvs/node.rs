@@ -216,7 +216,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         let tt_capture_lmr = self.sp(TT_CAPTURE_LMR) != 0;
         let lmp_checks = self.sp(LMP_CHECKS) != 0;
         let check_ext_depth = self.sp(CHECK_EXT_DEPTH);
-        let threat_order = self.sp(THREAT_ORDER) > 0
+        let quiet_terms = self.sp(THREAT_ORDER) > 0
             || self.sp(CHECK_ORDER) > 0
             || self.sp(EN_PRISE) > 0
             || self.sp(ORDER_WEIGHTS) != 0;
@@ -249,9 +249,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             let tactical = pos.is_tactical(mv);
             let hist_idx = pos.history_index(mv);
             move_count += 1;
-            // What the reductions and prunings read: the ordering score without the escape and
-            // check bonuses (`ThreatOrder`, `CheckOrder`), i.e. a quiet move's histories alone.
-            let mscore = if threat_order && !tactical && mscore < ordering::SCORE_COUNTER {
+            // What the reductions and prunings read: the ordering score without the optional
+            // quiet-move terms (`ThreatOrder`, `CheckOrder`, `EnPrise`, `OrderWeights`), i.e. a
+            // quiet move's histories alone.
+            let mscore = if quiet_terms && !tactical && mscore < ordering::SCORE_COUNTER {
                 ordering::quiet_score(
                     &self.buf.tables,
                     prevs.map(|p| self.buf.tables.cont_row(p)),

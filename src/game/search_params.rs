@@ -201,8 +201,36 @@ pub const CAPTURE_SLACK: usize = 68;
 /// (Stockfish's `failedHighCnt`: a fail high is usually confirmed, and a shallower re-search
 /// confirms it sooner); a fail low restores the iteration's depth. 0: off.
 pub const FAIL_HIGH_REDUCE: usize = 69;
+/// Stockfish 15.1's static condition on the null move (0: off): the null move is tried only when
+/// the static evaluation itself is at least beta − `NmpStaticSlope`·depth + this margin, and
+/// the pruning evaluation (the table's estimate) is not below the static one. Near the leaves a
+/// null move then needs a static evaluation well above beta, where a shallow null-move search
+/// is least reliable; from depth margin/slope on it needs only the evaluation above beta.
+pub const NMP_STATIC: usize = 70;
+pub const NMP_STATIC_SLOPE: usize = 71;
+/// Quiescence search in check (0: off): once an evasion has scored above a mate, evasions that
+/// lose material (SEE < 0) are skipped and at most this many quiet evasions are searched
+/// (Stockfish 15.1 stops after two quiet evasions). Without it every evasion of every check
+/// in quiescence is searched.
+pub const QS_EVASIONS: usize = 72;
+/// 1: after a quiet table move proved singular, the node's other moves are reduced a ply less
+/// (Stockfish 15.1's `singularQuietLMR`: the node is sharp, its alternatives deserve a deeper
+/// look); 0: off.
+pub const SINGULAR_QUIET_LMR: usize = 73;
+/// Futility pruning of a quiet move counts its histories too (0: off; else a divisor): the
+/// margin grows by the move's summed history / this, so a move that has done well elsewhere is
+/// kept and one that has done badly goes sooner (Stockfish 15.1 adds its history / 52 in its
+/// units; kishi's histories span about 40% of Stockfish's and its centipawn about two of
+/// Stockfish's internal units, hence about 42 here). Killers and the countermove count no history.
+pub const FUTILITY_HISTORY: usize = 74;
+/// Reverse futility reads the move into the node too (0: off; else a divisor): the margin grows
+/// by that move's summed histories / this, so after a move that has often been good (for the
+/// side that made it) the node is cut less readily, after a poor one more readily (Stockfish
+/// 15.1 subtracts the previous move's `statScore` / 306; with kishi's scales about 245).
+/// Captures, null moves and root moves count 0.
+pub const RFP_STAT: usize = 75;
 /// Number of tunables.
-pub const COUNT: usize = 70;
+pub const COUNT: usize = 76;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -287,6 +315,12 @@ pub const NAMES: [&str; COUNT] = [
     "OrderWeights",
     "CaptureSlack",
     "FailHighReduce",
+    "NmpStatic",
+    "NmpStaticSlope",
+    "QsEvasions",
+    "SingularQuietLmr",
+    "FutilityHistory",
+    "RfpStat",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -372,6 +406,12 @@ pub const STANDARD: SearchParamTable = [
     t(ORDER_WEIGHTS, 0, 0, 1, 1),
     t(CAPTURE_SLACK, 0, 0, 800, 50),
     t(FAIL_HIGH_REDUCE, 0, 0, 2, 1),
+    t(NMP_STATIC, 0, 0, 400, 10),
+    t(NMP_STATIC_SLOPE, 10, 0, 40, 2),
+    t(QS_EVASIONS, 0, 0, 8, 1),
+    t(SINGULAR_QUIET_LMR, 0, 0, 1, 1),
+    t(FUTILITY_HISTORY, 0, 0, 200, 4),
+    t(RFP_STAT, 0, 0, 1000, 20),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -2,8 +2,9 @@
 razoring, ProbCut, pruning by the reduced depth, the PV nodes' extra internal iterative
 reduction), the prior-countermove bonus, Stockfish's tt-PV flag, six of its late-move-reduction terms,
 two more history updates (an exact node's best move, a table cut-off's move), capture futility,
-check extensions only from a depth, late move pruning at PV nodes and of checks, and
-the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
+check extensions only from a depth, late move pruning at PV nodes and of checks, Stockfish's
+static condition on the null move, its limit on quiescence evasions, its singular-quiet reduction,
+the histories in futility and reverse futility margins, and the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
 options: each changes the chess search tree at a fixed depth between off and on (so the switch is
 live), and with each one on the search still reports the exact mates of a few chess positions and
 of shogi tsume problems (a pruning that cuts on a wrong bound shows up as a lost or wrong mate
@@ -29,7 +30,8 @@ SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDept
             "LmrPvExtra": 0, "CaptureFutility": 100, "CheckExtDepth": 6, "LmpPv": 1,
             "LmpChecks": 1, "ContPlies": 6, "ThreatOrder": 40,
             "CheckOrder": 6000, "EnPrise": 40, "OrderWeights": 1,
-            "CaptureSlack": 300, "FailHighReduce": 1}
+            "CaptureSlack": 300, "FailHighReduce": 1, "NmpStatic": 100,
+            "QsEvasions": 2, "SingularQuietLmr": 1, "FutilityHistory": 42, "RfpStat": 245}
 # The switches whose "off" (the standard value) is not 0.
 OFF = {"LmrPvExtra": 2, "CheckExtDepth": 1, "ContPlies": 2}
 

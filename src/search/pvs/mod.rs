@@ -392,6 +392,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             self.push(0, mv);
             self.buf.prev_hist[0] = self.buf.positions[0].history_index(mv);
             self.buf.prev_quiet[0] = !self.buf.positions[0].is_tactical(mv);
+            self.buf.stat_score[0] = 0;
             let gives_check = self.buf.positions[1].in_check();
             let ext = (gives_check
                 && self.params.check_extension

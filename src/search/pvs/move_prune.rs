@@ -69,7 +69,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             return true;
         }
         let pd = self.prune_depth(n.depth, c.move_count, n.pv_node, n.improving, c.mscore);
-        if self.futility_prune(pd, n.eval, n.alpha) && !pos.gives_check(mv) {
+        if self.futility_prune(pd, n.eval, n.alpha, c.mscore) && !pos.gives_check(mv) {
             return true;
         }
         let cont = [prevs[0], prevs[1]].map(|p| {

@@ -13,7 +13,8 @@ use crate::eval::Evaluator;
 use crate::game::search_params::{
     CAPTURE_SLACK, CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, EN_PRISE, HISTORY_BONUS_MAX,
     HISTORY_BONUS_MUL, HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
-    ORDER_WEIGHTS, PRIOR_CM_BONUS, THREAT_ORDER, TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    ORDER_WEIGHTS, PRIOR_CM_BONUS, RFP_STAT, SINGULAR_QUIET_LMR, THREAT_ORDER, TT_CAPTURE_LMR,
+    TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -121,7 +122,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         };
 
         if !pv_node && !in_check && excluded == 0 && eval.abs() < MATE_BOUND {
-            if !tt_pv && self.reverse_futility_cut(depth, eval, beta, improving) {
+            let prev_stat = if ply >= 1 {
+                self.buf.stat_score[ply - 1]
+            } else {
+                0
+            };
+            if !tt_pv && self.reverse_futility_cut(depth, eval, beta, improving, prev_stat) {
                 return eval;
             }
             if self.razor_applies(depth, eval, alpha) {
@@ -133,7 +139,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     return s;
                 }
             }
-            if self.null_move_allowed(allow_null, depth, eval, beta)
+            if self.null_move_allowed(allow_null, depth, eval, static_eval, beta)
                 && self.buf.positions[ply].null_move_allowed()
             {
                 if let Some(child) = self.buf.positions[ply].play_null() {
@@ -141,6 +147,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                     self.push_null(ply, child);
                     self.buf.prev_hist[ply] = NO_PREV;
                     self.buf.prev_quiet[ply] = false;
+                    self.buf.stat_score[ply] = 0;
                     let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, false);
                     self.pop();
                     if self.shared.stopped() {
@@ -221,6 +228,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             || self.sp(EN_PRISE) > 0
             || self.sp(ORDER_WEIGHTS) != 0;
         let mut tt_tactical = false;
+        // `SingularQuietLmr`: the quiet table move proved singular here.
+        let singular_quiet_on = self.sp(SINGULAR_QUIET_LMR) != 0;
+        let rfp_stat = self.sp(RFP_STAT) > 0;
+        let mut singular_quiet = false;
         let mut i = 0;
         let tt_searched = tt_first.is_some();
         loop {
@@ -304,6 +315,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 }
                 if s < s_beta {
                     singular = true;
+                    singular_quiet = singular_quiet_on && !tactical;
                     double = self.double_extension(pv_node, s, s_beta, ply);
                 } else if s_beta >= beta {
                     // Multi-cut: another move also beats beta at the reduced depth.
@@ -316,6 +328,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.push(ply, mv);
             self.buf.prev_hist[ply] = hist_idx;
             self.buf.prev_quiet[ply] = !tactical;
+            self.buf.stat_score[ply] = if rfp_stat && !tactical {
+                self.stat_score(mscore, hist_idx, prevs)
+            } else {
+                0
+            };
             let gives_check = self.buf.positions[ply + 1].in_check();
             let ext = (singular
                 || (gives_check
@@ -345,7 +362,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                         pv_node,
                         improving,
                         mscore,
-                        lmr_less - more - (tt_capture_lmr && tt_tactical) as i32,
+                        lmr_less - more - (tt_capture_lmr && tt_tactical) as i32
+                            + singular_quiet as i32,
                     );
                 }
                 let reduced = new_depth - r;

@@ -70,6 +70,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.push(ply, mv);
             self.buf.prev_hist[ply] = hist_idx;
             self.buf.prev_quiet[ply] = false;
+            self.buf.stat_score[ply] = 0;
             let mut s = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1, 0);
             if s >= pc_beta && !self.shared.stopped() {
                 s = -self.search(

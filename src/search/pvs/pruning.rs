@@ -34,7 +34,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         param::<G>(&self.params, i)
     }
 
-    /// Reverse futility: the static evaluation beats beta by a depth-scaled margin.
+    /// Reverse futility: the static evaluation beats beta by a depth-scaled margin (moved by
+    /// the summed histories `prev_stat` of the move into the node, with `RfpStat`).
     #[inline]
     pub(super) fn reverse_futility_cut(
         &self,
@@ -42,27 +43,48 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         eval: i32,
         beta: i32,
         improving: bool,
+        prev_stat: i32,
     ) -> bool {
+        let div = self.sp(RFP_STAT);
+        let stat = if div > 0 { prev_stat / div } else { 0 };
         self.params.reverse_futility
             && depth <= self.sp(RFP_DEPTH)
-            && eval - self.sp(RFP_MARGIN) * depth + self.sp(RFP_IMPROVING) * improving as i32
+            && eval - self.sp(RFP_MARGIN) * depth + self.sp(RFP_IMPROVING) * improving as i32 - stat
                 >= beta
     }
 
-    /// Whether to try a null move here (the position must also allow one).
+    /// A quiet move's summed histories (what the child's reverse futility reads with `RfpStat`):
+    /// its ordering score `mscore`, or for a killer or the countermove, whose ordering score is
+    /// a rank, its histories looked up (`hist_idx` in the rows of `prevs`).
+    pub(super) fn stat_score(&self, mscore: i32, hist_idx: usize, prevs: [usize; 4]) -> i32 {
+        if mscore < ordering::SCORE_COUNTER {
+            mscore
+        } else {
+            let t = &self.buf.tables;
+            ordering::quiet_score(t, prevs.map(|p| t.cont_row(p)), hist_idx)
+        }
+    }
+
+    /// Whether to try a null move here (the position must also allow one): `eval` is the
+    /// pruning evaluation, `static_eval` the evaluation itself (`NmpStatic`).
     #[inline]
     pub(super) fn null_move_allowed(
         &self,
         allow_null: bool,
         depth: i32,
         eval: i32,
+        static_eval: i32,
         beta: i32,
     ) -> bool {
+        let margin = self.sp(NMP_STATIC);
         self.params.null_move
             && allow_null
             && depth >= self.sp(NMP_DEPTH)
             && eval >= beta
             && beta.abs() < crate::game::MATE_BOUND
+            && (margin == 0
+                || (eval >= static_eval
+                    && static_eval >= beta - self.sp(NMP_STATIC_SLOPE) * depth + margin))
     }
 
     /// The null move's depth reduction.
@@ -89,12 +111,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             && move_count > self.sp(LMP_BASE) + depth * depth / (2 - improving as i32)
     }
 
-    /// Futility pruning of a quiet move (the caller checks that it gives no check).
+    /// Futility pruning of a quiet move (the caller checks that it gives no check); `mscore` is
+    /// the move's ordering score (its summed histories unless it is a killer or the
+    /// countermove), which moves the margin with `FutilityHistory`.
     #[inline]
-    pub(super) fn futility_prune(&self, depth: i32, eval: i32, alpha: i32) -> bool {
+    pub(super) fn futility_prune(&self, depth: i32, eval: i32, alpha: i32, mscore: i32) -> bool {
+        let div = self.sp(FUTILITY_HISTORY);
+        let history = if div > 0 && mscore < ordering::SCORE_COUNTER {
+            mscore / div
+        } else {
+            0
+        };
         self.params.futility
             && depth <= self.sp(FUTILITY_DEPTH)
-            && eval + self.sp(FUTILITY_BASE) + self.sp(FUTILITY_MARGIN) * depth <= alpha
+            && eval + self.sp(FUTILITY_BASE) + self.sp(FUTILITY_MARGIN) * depth + history <= alpha
     }
 
     /// Futility pruning of a capture (the caller checks that it gives no check and is not the

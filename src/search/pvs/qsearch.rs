@@ -5,7 +5,7 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::Searcher;
 use crate::eval::Evaluator;
-use crate::game::search_params::QS_RECAPTURE_DEPTH;
+use crate::game::search_params::{QS_EVASIONS, QS_RECAPTURE_DEPTH};
 use crate::game::*;
 
 /// A safety cap on the quiescence depth (captures run out long before it).
@@ -97,6 +97,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         }
         let mut best_code = 0;
         let recapture_depth = self.sp(QS_RECAPTURE_DEPTH).max(0) as usize;
+        // `QsEvasions`: how many quiet evasions may still be searched once one evasion has
+        // escaped the mate (0: no limit). A pruning: off with SEE pruning (the learners').
+        let evasions = self.sp(QS_EVASIONS);
+        let mut quiet_evasions = 0;
         let mut i = 0;
         while let Some((mv, _)) =
             ordering::pick(&mut moves, &mut scores, i, &mut self.buf.sort_scratch)
@@ -112,6 +116,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
             if !in_check && self.params.see_pruning && self.buf.positions[ply].see(mv) < 0 {
                 continue;
+            }
+            if in_check && evasions > 0 && self.params.see_pruning {
+                let pos = &self.buf.positions[ply];
+                let quiet = !pos.is_tactical(mv);
+                if best > -MATE_BOUND && ((quiet && quiet_evasions >= evasions) || pos.see(mv) < 0)
+                {
+                    continue;
+                }
+                quiet_evasions += quiet as i32;
             }
             self.buf.qs_to[ply + 1] = to;
             self.push(ply, mv);

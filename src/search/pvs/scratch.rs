@@ -23,6 +23,9 @@ pub struct Scratch<G: Game, A> {
     /// `prev_quiet[ply]`: whether the move made at `ply` was quiet (the prior-countermove bonus
     /// rewards only quiet moves).
     pub(super) prev_quiet: Vec<bool>,
+    /// `stat_score[ply]`: the summed histories of the quiet move made at `ply` (0 for a capture,
+    /// a null move or a root move), what the child's reverse futility reads (`RfpStat`).
+    pub(super) stat_score: Vec<i32>,
     /// `tt_pv[ply]`: the node at `ply` is on or was on a principal variation (`TtPv`); stored
     /// in its table entry.
     pub(super) tt_pv: Vec<bool>,
@@ -58,6 +61,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
             double_ext: vec![0; STACK],
             prev_hist: vec![NO_PREV; STACK],
             prev_quiet: vec![false; STACK],
+            stat_score: vec![0; STACK],
             tt_pv: vec![false; STACK],
             move_count: vec![0; STACK],
             cutoffs: vec![0; STACK],
@@ -86,6 +90,7 @@ impl<G: Game, A: Default> Scratch<G, A> {
         self.double_ext.fill(0);
         self.prev_hist.fill(NO_PREV);
         self.prev_quiet.fill(false);
+        self.stat_score.fill(0);
         self.tt_pv.fill(false);
         self.move_count.fill(0);
         self.cutoffs.fill(0);

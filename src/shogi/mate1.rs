@@ -11,7 +11,7 @@
 //! drops are never tried: a pawn-drop mate is illegal.
 
 use super::movegen::{self, piece_attacks};
-use super::see::attacked;
+use super::see::{attacked, line_attacked};
 use haitaka::{drop_zone, king_attacks, knight_attacks, BitBoard, Board, Move, Piece, Square};
 
 /// Hand pieces in the order they are tried (the strongest contact pieces first).
@@ -199,9 +199,11 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
         let movers = attacks.attackers(to) & !board.pieces(Piece::King);
         for from in movers {
             // Another defender of `to` once the mover has left it: a second attacker, or one
-            // behind the mover (`attacked` masks our pieces with `without`, so the mover itself
-            // does not count).
-            if !attacks.twice.has(to) && !attacked(board, us, to, occ.rm(from)) {
+            // behind the mover. With a single attacker (the mover: `attacks` counts every piece
+            // of ours that reaches a square next to the king) only a line through `from` can
+            // open, so the slider lookups suffice (the occupancy without `from` also keeps the
+            // mover itself from counting).
+            if !attacks.twice.has(to) && !line_attacked(board, us, to, occ.rm(from)) {
                 continue;
             }
             let Some(piece) = board.piece_on(from) else {

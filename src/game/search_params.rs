@@ -427,7 +427,9 @@ pub const STANDARD: SearchParamTable = [
 /// continued over them, accepted at +14.3 [+4.5, +24.2] in 2,764 games). Each step kept by an
 /// A/B match against the previous values. Threatened pieces' escapes ordered first among the
 /// quiet moves at 40% of Stockfish's bonuses (§29: SPRT(0, 10) accepted at +22.8 [+7.7, +38.1]
-/// in 1,341 games at 10,000 nodes).
+/// in 1,341 games at 10,000 nodes). Measured again deeper (§34), the escape bonus and the double
+/// extension showed no significant gain at 2 s + 0.02 s (switched off: +1.7 [−18.3, +21.8] and −14.5 [−35.2,
+/// +6.1], 600 games each); both stay on, since neither is shown to cost either.
 pub const CHESS: SearchParamTable = {
     let mut t = STANDARD;
     t[RFP_MARGIN].default = 71;

@@ -51,15 +51,14 @@ pub(crate) fn attacked(board: &Board, color: Color, sq: Square, occ: BitBoard) -
         || hit(silver_attacks(them, sq) & board.pieces(Piece::Silver))
         || hit(pawn_attacks(them, sq) & board.pieces(Piece::Pawn))
         || hit(knight_attacks(them, sq) & board.pieces(Piece::Knight))
-        || hit(get_lance_moves(them, sq, occ) & board.pieces(Piece::Lance))
-        || hit(get_bishop_moves(color, sq, occ) & (board.pieces(Piece::Bishop) | horses))
-        || hit(get_rook_moves(color, sq, occ) & (board.pieces(Piece::Rook) | dragons))
+        || line_attacked(board, color, sq, occ)
 }
 
 /// Whether a sliding piece of `color` (lance, bishop, rook, horse, dragon) attacks `sq` along a
 /// line given `occ`: [`attacked`] without the step attacks. For a caller that already knows no
 /// step attacker of `color` reaches `sq` (the mate-in-one test, asking whether a line opens when
 /// a piece leaves a square), the five step lookups it skips are all misses.
+#[inline]
 pub(crate) fn line_attacked(board: &Board, color: Color, sq: Square, occ: BitBoard) -> bool {
     let ours = board.colors(color) & occ;
     let hit = |set: BitBoard| !(set & ours).is_empty();

@@ -428,8 +428,8 @@ pub const STANDARD: SearchParamTable = [
 /// A/B match against the previous values. Threatened pieces' escapes ordered first among the
 /// quiet moves at 40% of Stockfish's bonuses (§29: SPRT(0, 10) accepted at +22.8 [+7.7, +38.1]
 /// in 1,341 games at 10,000 nodes). Measured again deeper (§34), the escape bonus and the double
-/// extension showed no significant gain at 2 s + 0.02 s (switched off: +1.7 [−18.3, +21.8] and −14.5 [−35.2,
-/// +6.1], 600 games each); both stay on, since neither is shown to cost either.
+/// extension showed no significant gain at 2 s + 0.02 s (switched off: +1.7 [−18.3, +21.8] and
+/// −14.5 [−35.2, +6.1], 600 games each); both stay on, as nothing shows that they cost.
 pub const CHESS: SearchParamTable = {
     let mut t = STANDARD;
     t[RFP_MARGIN].default = 71;

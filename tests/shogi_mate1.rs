@@ -270,3 +270,56 @@ fn check_generator_gives_exactly_the_legal_checks() {
     );
     println!("{positions} positions ({in_check} in check), {checks} checking moves");
 }
+
+/// The solver writes each child into a slot that held some other position (`MateGame::
+/// play_into`): the result must be exactly `play`'s, whatever the slot held before (board, hands,
+/// side to move, key, checkers and pins, which the legal moves depend on). And it derives each
+/// child's board key from its parent's (`MateGame::child_board_key`): drops and captures change
+/// the mover's hand, which the board key leaves out.
+#[test]
+fn play_into_a_used_slot_equals_play() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut slot = ShogiPos::startpos();
+    let mut compared = 0u32;
+    for _ in 0..40 {
+        let mut p = ShogiPos::startpos();
+        for _ in 0..150 {
+            let mut moves = Vec::new();
+            p.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in &moves {
+                let want = p.play(mv);
+                slot.play_into(&p, mv);
+                assert_eq!(
+                    slot.to_text(),
+                    want.to_text(),
+                    "{} in {}",
+                    p.move_text(mv),
+                    p.to_text()
+                );
+                assert_eq!(slot.key(), want.key());
+                assert_eq!(slot.in_check(), want.in_check());
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                slot.legal_moves(&mut a);
+                want.legal_moves(&mut b);
+                assert_eq!(a, b, "after {} in {}", p.move_text(mv), p.to_text());
+                // The child's board key from the parent's (`MateGame::child_board_key`), which
+                // the solver uses for every child, is the one computed from scratch.
+                let derived = p.child_board_key(p.board_key(), p.hand_effect(mv), &want);
+                assert_eq!(
+                    derived,
+                    want.board_key(),
+                    "{} in {}",
+                    p.move_text(mv),
+                    p.to_text()
+                );
+                compared += 1;
+            }
+            let mv = moves[rng.below(moves.len())];
+            p = p.play(mv);
+        }
+    }
+    assert!(compared > 10_000, "only {compared} moves compared");
+}

@@ -391,11 +391,11 @@ impl<'a, G: MateGame> Solver<'a, G> {
         let hand = pos.hand(self.attacker);
         let plies_left = self.plies_left(ply);
 
-        let (mut moves, mut keys, mut children) = self.pool.pop().unwrap_or_default();
+        let (mut moves, mut keys, mut slots) = self.pool.pop().unwrap_or_default();
         if or {
             if plies_left == 0 {
                 // Bound reached: no mate within it (depends on the bound, so on the path).
-                self.pool.push((moves, keys, children));
+                self.pool.push((moves, keys, slots));
                 return NodeResult {
                     pn: INF,
                     dn: 0,
@@ -419,7 +419,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     hand: dp,
                     dep: INDEPENDENT,
                 };
-                self.pool.push((moves, keys, children));
+                self.pool.push((moves, keys, slots));
                 return self.finish(key, r, 1);
             }
         } else {
@@ -432,7 +432,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
                     hand: self.and_proof_hand(pos, Hand::EMPTY, &hand),
                     dep: INDEPENDENT,
                 };
-                self.pool.push((moves, keys, children));
+                self.pool.push((moves, keys, slots));
                 return self.finish(key, r, 1);
             }
         }
@@ -443,38 +443,32 @@ impl<'a, G: MateGame> Solver<'a, G> {
             self.table.links.prefetch(pos.key());
         }
         // Children and their keys first, their table buckets requested as they come; then the
-        // probes (see `Table::prefetch`). Each child's board is built in its place (copying
-        // boards was 6–7% of a solve).
-        for &mv in &moves {
-            let child = pos.play(mv);
-            let key = child.board_key();
+        // probes (see `Table::prefetch`). Each child's board is written into a slot this frame
+        // buffer kept from earlier use (`MateGame::play_into`): building a child and pushing it
+        // copied the board three times, 6% of a solve's instructions (docs/mate.md §32).
+        for (i, &mv) in moves.iter().enumerate() {
+            let effect = pos.hand_effect(mv);
+            let group = pos.delay_group(mv, or);
+            let futile = !or && pos.is_futile_in_group(mv, group, self.futile);
+            let to = G::move_to(mv);
+            if let Some(slot) = slots.get_mut(i) {
+                slot.pos.play_into(pos, mv);
+                slot.reset(effect, hand, group, futile, to);
+            } else {
+                slots.push(Child::new(pos.play(mv), effect, hand, group, futile, to));
+            }
+            let child = &slots[i].pos;
+            let key = pos.child_board_key(key, effect, child);
             self.table.prefetch(key);
             if self.double_count {
                 // `detect` reads the best child's link; which one that is shows only later.
                 self.table.links.prefetch(child.key());
             }
             keys.push(key);
-            let group = pos.delay_group(mv, or);
-            children.push(Child {
-                pos: child,
-                effect: pos.hand_effect(mv),
-                res: NodeResult {
-                    pn: 1,
-                    dn: 1,
-                    len: 0,
-                    hand,
-                    dep: INDEPENDENT,
-                },
-                group,
-                summed: true,
-                active: false,
-                futile: !or && pos.is_futile_in_group(mv, group, self.futile),
-                to: G::move_to(mv),
-                replayed: false,
-            });
         }
+        let mut n = moves.len();
         for (i, &key) in keys.iter().enumerate() {
-            let (child, group, futile) = (&children[i].pos, children[i].group, children[i].futile);
+            let (child, group, futile) = (&slots[i].pos, slots[i].group, slots[i].futile);
             let (mut res, found) = if futile {
                 self.unbounded(|s| s.probe_keyed(child, key, ply + 1))
             } else {
@@ -482,7 +476,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             };
             // Waiting when an earlier move of its group is not settled yet (a settled result
             // counts at once: a proven check, a disproving evasion ends the node).
-            let active = settled(&res) || Self::free_to_search(&children[..i], group);
+            let active = settled(&res) || Self::free_to_search(&slots[..i], group);
             if active && !found && !settled(&res) {
                 // A position never searched: the leaf tests.
                 if or && !child.has_legal_move() {
@@ -503,29 +497,30 @@ impl<'a, G: MateGame> Solver<'a, G> {
                 }
             }
             let decided = if or { res.pn == 0 } else { res.dn == 0 };
-            children[i].res = res;
-            children[i].active = active;
+            slots[i].res = res;
+            slots[i].active = active;
             if decided {
-                children.truncate(i + 1);
+                n = i + 1;
                 break;
             }
         }
+        let children: &mut [Child<G>] = &mut slots[..n];
 
         let frame = self.path.depth() - 1;
         // Whether a child counts as a maximum (then the thresholds take that into account).
-        let mut masked = self.double_count && self.enter_frame(frame, pos.key(), &mut children);
+        let mut masked = self.double_count && self.enter_frame(frame, pos.key(), children);
         let mut detected = !self.double_count;
         loop {
-            let (pn, dn) = Self::numbers(or, &children);
+            let (pn, dn) = Self::numbers(or, children);
             if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || self.aborted {
                 break;
             }
             let (best, second) = if self.helper > 0 {
-                self.select_helper(or, &children)
+                self.select_helper(or, children)
             } else {
-                Self::select(or, &children)
+                Self::select(or, children)
             };
-            if !or && self.replay && self.replay_child(&mut children, best, ply) {
+            if !or && self.replay && self.replay_child(children, best, ply) {
                 continue;
             }
             if !detected {
@@ -536,7 +531,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             let (cthpn, cthdn) = if masked {
                 // The node's number less this child's share: the sum of the others, and their
                 // largest maximum-counted term unless the child is one of those.
-                let without = Self::without_best(or, &children, best);
+                let without = Self::without_best(or, children, best);
                 let bound = second.saturating_add(second / 4).saturating_add(1);
                 if or {
                     (
@@ -578,22 +573,21 @@ impl<'a, G: MateGame> Solver<'a, G> {
             };
             children[best].res = r;
             if self.double_count && !self.marks.is_empty() {
-                masked |= self.take_marks(frame, &mut children);
+                masked |= self.take_marks(frame, children);
             }
             if let (true, Some(g)) = (settled(&r), children[best].group) {
-                Self::activate(&mut children, g);
+                Self::activate(children, g);
             }
         }
         self.path.pop();
 
-        let r = self.result(or, pos, &hand, &children, ply, plies_left);
+        let r = self.result(or, pos, &hand, children, ply, plies_left);
         if self.double_count {
-            self.leave_frame(frame, pos.key(), r.pn, r.dn, &children);
+            self.leave_frame(frame, pos.key(), r.pn, r.dn, children);
         }
         moves.clear();
         keys.clear();
-        children.clear();
-        self.pool.push((moves, keys, children));
+        self.pool.push((moves, keys, slots));
         let work = self.nodes - start_nodes;
         self.finish(key, r, work)
     }

@@ -22,6 +22,14 @@ impl ShogiPos {
         ShogiPos { board }
     }
 
+    /// Becomes the position after `mv` in `parent`: one copy of the parent's board, straight
+    /// into `self` (the mate solver's reused child slots; `Game::play` returns a new position,
+    /// which the solver then had to move into its slot).
+    pub(crate) fn play_into(&mut self, parent: &Self, mv: Move) {
+        self.board.clone_from(&parent.board);
+        self.board.play_unchecked(mv);
+    }
+
     fn stm(&self) -> Color {
         self.board.side_to_move()
     }

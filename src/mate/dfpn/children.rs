@@ -3,9 +3,9 @@
 //! once), the child to search next with its threshold, and the delayed-expansion groups that
 //! keep later moves of a group waiting. Kept apart from `mid` itself, which only calls these.
 
-use super::{NodeResult, Solver};
+use super::{NodeResult, Solver, INDEPENDENT};
 use crate::mate::table::INF;
-use crate::mate::{HandEffect, MateGame};
+use crate::mate::{Hand, HandEffect, MateGame};
 
 /// A child of a `mid` frame: its position, its numbers, and how they count in the node's.
 pub(super) struct Child<G: MateGame> {
@@ -27,6 +27,61 @@ pub(super) struct Child<G: MateGame> {
     pub(super) to: u8,
     /// A replay of a proven sibling's proof was tried in this frame ([`Solver::simulate`]).
     pub(super) replayed: bool,
+}
+
+impl<G: MateGame> Child<G> {
+    /// A new child, unsearched: numbers 1 / 1, counted in the sum, waiting until activated.
+    pub(super) fn new(
+        pos: G,
+        effect: HandEffect,
+        hand: Hand,
+        group: Option<u32>,
+        futile: bool,
+        to: u8,
+    ) -> Self {
+        Child {
+            pos,
+            effect,
+            res: NodeResult {
+                pn: 1,
+                dn: 1,
+                len: 0,
+                hand,
+                dep: INDEPENDENT,
+            },
+            group,
+            summed: true,
+            active: false,
+            futile,
+            to,
+            replayed: false,
+        }
+    }
+
+    /// A reused slot made a new child, as [`Child::new`] would, its position already written.
+    pub(super) fn reset(
+        &mut self,
+        effect: HandEffect,
+        hand: Hand,
+        group: Option<u32>,
+        futile: bool,
+        to: u8,
+    ) {
+        self.effect = effect;
+        self.res = NodeResult {
+            pn: 1,
+            dn: 1,
+            len: 0,
+            hand,
+            dep: INDEPENDENT,
+        };
+        self.group = group;
+        self.summed = true;
+        self.active = false;
+        self.futile = futile;
+        self.to = to;
+        self.replayed = false;
+    }
 }
 
 /// Proven or disproven.

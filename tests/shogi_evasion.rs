@@ -3,10 +3,15 @@
 //! walks from every Zukou problem: the attacker plays a random check, the defender a random
 //! evasion, so almost every position tested is in check (single and double checks, pins,
 //! interpositions by drops and board moves, king escapes along the checker's line).
+//!
+//! The evasions themselves (`shogi::evasions`, what `legal_moves` gives a side in check) must be
+//! haitaka's board moves in haitaka's order: the same walks, and random games from the start
+//! position (many pieces, pins, promotions), compare the two lists move by move.
 
 use kishi::game::Game;
 use kishi::mate::MateGame;
 use kishi::shogi::mate::parse_problem;
+use kishi::shogi::{movegen, ShogiPos};
 use std::path::PathBuf;
 
 struct Rng(u64);
@@ -33,6 +38,7 @@ fn evasion_test_agrees_with_move_generation() {
             for ply in 0..24 {
                 let mut moves = Vec::new();
                 pos.legal_moves(&mut moves);
+                assert_eq!(moves, haitaka_order(&pos), "evasions in {}", pos.to_text());
                 assert_eq!(
                     pos.has_legal_move(),
                     !moves.is_empty(),
@@ -58,5 +64,55 @@ fn evasion_test_agrees_with_move_generation() {
     assert!(
         in_check > 10_000 && mated > 100,
         "{in_check} in check, {mated} mated"
+    );
+}
+
+/// Every legal move in the order of haitaka's own generator: kishi's drops, then haitaka's board
+/// moves (what `legal_moves` gave before the evasion generator).
+fn haitaka_order(pos: &ShogiPos) -> Vec<haitaka::Move> {
+    let mut out = Vec::new();
+    movegen::generate_drops(pos.board(), |moves| {
+        out.extend(moves);
+        false
+    });
+    pos.board().generate_board_moves(|moves| {
+        out.extend(moves);
+        false
+    });
+    out
+}
+
+#[test]
+fn evasions_are_haitakas_moves_in_haitakas_order() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut in_check, mut double, mut evasions) = (0, 0, 0);
+    for _ in 0..300 {
+        let mut pos = ShogiPos::startpos();
+        for _ in 0..300 {
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            if pos.in_check() {
+                assert_eq!(moves, haitaka_order(&pos), "evasions in {}", pos.to_text());
+                in_check += 1;
+                double += (pos.board().checkers().len() > 1) as usize;
+                evasions += moves.len();
+            }
+            if moves.is_empty() {
+                break;
+            }
+            // Checks half of the time, so that games reach many positions in check.
+            let mut checks = Vec::new();
+            pos.check_moves(&mut checks);
+            let pick = if !checks.is_empty() && rng.below(2) == 0 {
+                checks[rng.below(checks.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos = pos.play(pick);
+        }
+    }
+    assert!(
+        in_check > 10_000 && double > 10 && evasions > 50_000,
+        "{in_check} in check, {double} double checks, {evasions} evasions"
     );
 }

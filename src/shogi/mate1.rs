@@ -12,7 +12,10 @@
 
 use super::movegen::{self, piece_attacks};
 use super::see::{attacked, line_attacked};
-use haitaka::{drop_zone, king_attacks, knight_attacks, BitBoard, Board, Move, Piece, Square};
+use haitaka::{
+    drop_zone, king_attacks, knight_attacks, line_ray, prom_zone, BitBoard, Board, Move, Piece,
+    Square,
+};
 
 /// Hand pieces in the order they are tried (the strongest contact pieces first).
 const DROPS: [Piece; 6] = [
@@ -40,11 +43,46 @@ struct NearAttacks {
     once: BitBoard,
     /// ... that at least two attack (so one of them may leave and the square stays defended).
     twice: BitBoard,
-    /// Each piece of ours that attacks a square next to the king, with those squares.
-    from: [Square; 40],
-    hits: [BitBoard; 40],
-    len: usize,
+    /// Our pieces that attack each square next to the king, by its offset from the king
+    /// ([`offset`]); the king's own slot stays empty.
+    by_offset: [BitBoard; 9],
+    king: Square,
 }
+
+/// The slot of `sq`, a square next to `king` (or the king's own), in `NearAttacks::by_offset`.
+fn offset(king: Square, sq: Square) -> usize {
+    let file = sq.file() as usize + 1 - king.file() as usize;
+    let rank = sq.rank() as usize + 1 - king.rank() as usize;
+    file * 3 + rank
+}
+
+/// Whether a piece of ours on `sq` can step onto a square next to the king on `king`: at most two
+/// files and three ranks away (a knight's jump ends one rank past two). Pieces farther away
+/// reach the king's squares only along a line, so only sliders are looked up there.
+fn within_step(king: Square, sq: Square) -> bool {
+    (sq.file() as usize).abs_diff(king.file() as usize) <= 2
+        && (sq.rank() as usize).abs_diff(king.rank() as usize) <= 3
+}
+
+/// Piece kinds that move only by steps (a promoted bishop or rook also slides).
+const STEPPERS: [Piece; 9] = [
+    Piece::Pawn,
+    Piece::Knight,
+    Piece::Silver,
+    Piece::Gold,
+    Piece::King,
+    Piece::Tokin,
+    Piece::PLance,
+    Piece::PKnight,
+    Piece::PSilver,
+];
+const SLIDERS: [Piece; 5] = [
+    Piece::Lance,
+    Piece::Bishop,
+    Piece::Rook,
+    Piece::PBishop,
+    Piece::PRook,
+];
 
 impl NearAttacks {
     fn new(board: &Board, king: Square, occ: BitBoard) -> NearAttacks {
@@ -53,21 +91,27 @@ impl NearAttacks {
         let mut out = NearAttacks {
             once: BitBoard::EMPTY,
             twice: BitBoard::EMPTY,
-            from: [king; 40],
-            hits: [BitBoard::EMPTY; 40],
-            len: 0,
+            by_offset: [BitBoard::EMPTY; 9],
+            king,
         };
-        for piece in Piece::ALL {
+        let mut add = |piece: Piece, sq: Square| {
+            let hits = piece_attacks(piece, us, sq, occ) & near;
+            out.twice |= out.once & hits;
+            out.once |= hits;
+            for to in hits {
+                out.by_offset[offset(king, to)] |= sq.bitboard();
+            }
+        };
+        for piece in STEPPERS {
             for sq in board.colored_pieces(us, piece) & occ {
-                let hits = piece_attacks(piece, us, sq, occ) & near;
-                if hits.is_empty() || out.len == out.from.len() {
-                    continue;
+                if within_step(king, sq) {
+                    add(piece, sq);
                 }
-                out.twice |= out.once & hits;
-                out.once |= hits;
-                out.from[out.len] = sq;
-                out.hits[out.len] = hits;
-                out.len += 1;
+            }
+        }
+        for piece in SLIDERS {
+            for sq in board.colored_pieces(us, piece) & occ {
+                add(piece, sq);
             }
         }
         out
@@ -75,14 +119,27 @@ impl NearAttacks {
 
     /// Our pieces that attack `to` (a square next to the king): `see::attackers` there.
     fn attackers(&self, to: Square) -> BitBoard {
-        let mut set = BitBoard::EMPTY;
-        for k in 0..self.len {
-            if self.hits[k].has(to) {
-                set |= self.from[k].bitboard();
-            }
-        }
-        set
+        self.by_offset[offset(self.king, to)]
     }
+}
+
+/// Whether our board move `from`-`to` of `piece` (not the king; a square it reaches, not ours;
+/// the side to move not in check) is legal with this `promotion`: what `movegen::is_legal` asks
+/// of such a move, without its general checks (haitaka's test was 3% of a solve).
+fn legal_step(board: &Board, piece: Piece, from: Square, to: Square, promotion: bool) -> bool {
+    let us = board.side_to_move();
+    let rule = if promotion {
+        let zone = prom_zone(us);
+        piece.is_promotable() && (zone.has(from) || zone.has(to))
+    } else {
+        !piece.must_promote(us, to)
+    };
+    // A pinned piece stays on the line through its king (and a pin needs a king).
+    rule && (!board.pinned().has(from)
+        || board
+            .colored_pieces(us, Piece::King)
+            .next_square()
+            .is_some_and(|k| line_ray(k, from).has(to)))
 }
 
 /// The squares the king on `king` can flee to whatever the side to move drops: the squares next
@@ -215,7 +272,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                     to,
                     promotion,
                 };
-                if movegen::is_legal(board, mv)
+                if legal_step(board, piece, from, to, promotion)
                     && movegen::gives_check(board, mv)
                     && !keeps_flight(
                         board,
@@ -240,7 +297,7 @@ pub fn mate_in_one(board: &Board) -> Option<Move> {
                 to,
                 promotion: false,
             };
-            if movegen::is_legal(board, mv)
+            if legal_step(board, Piece::Knight, from, to, false)
                 && !keeps_flight(
                     board,
                     king,

@@ -4,6 +4,7 @@ pub mod bonapiece;
 pub mod checks;
 pub mod declaration;
 pub mod eval;
+pub mod evasions;
 pub mod features;
 pub mod mate;
 pub mod mate1;

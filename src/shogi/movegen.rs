@@ -35,7 +35,11 @@ pub fn generate(board: &Board, mut listener: impl FnMut(PieceMoves) -> bool) -> 
     if generate_drops(board, &mut listener) {
         return true;
     }
-    board.generate_board_moves(listener)
+    if board.checkers().is_empty() {
+        board.generate_board_moves(listener)
+    } else {
+        super::evasions::generate_board_evasions(board, listener)
+    }
 }
 
 /// Whether the side to move has at least one legal move.

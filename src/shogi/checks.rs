@@ -59,9 +59,7 @@ fn movers(board: &Board, king: Square, discover: BitBoard) -> BitBoard {
         | board.pieces(Piece::PRook);
     let mut near = BitBoard::EMPTY;
     for sq in ours & !sliders & !board.pieces(Piece::King) {
-        if (sq.file() as usize).abs_diff(king.file() as usize) <= 2
-            && (sq.rank() as usize).abs_diff(king.rank() as usize) <= 4
-        {
+        if movegen::within(king, sq, 2, 4) {
             near |= sq.bitboard();
         }
     }

@@ -60,8 +60,7 @@ fn offset(king: Square, sq: Square) -> usize {
 /// files and three ranks away (a knight's jump ends one rank past two). Pieces farther away
 /// reach the king's squares only along a line, so only sliders are looked up there.
 fn within_step(king: Square, sq: Square) -> bool {
-    (sq.file() as usize).abs_diff(king.file() as usize) <= 2
-        && (sq.rank() as usize).abs_diff(king.rank() as usize) <= 3
+    movegen::within(king, sq, 2, 3)
 }
 
 /// Piece kinds that move only by steps (a promoted bishop or rook also slides).

@@ -251,6 +251,13 @@ pub fn count_legal(board: &Board) -> u64 {
     n
 }
 
+/// Whether `sq` lies within `files` files and `ranks` ranks of `centre` (the mate solver's cuts
+/// of step pieces too far from the king to matter).
+pub(crate) fn within(centre: Square, sq: Square, files: usize, ranks: usize) -> bool {
+    (sq.file() as usize).abs_diff(centre.file() as usize) <= files
+        && (sq.rank() as usize).abs_diff(centre.rank() as usize) <= ranks
+}
+
 /// The squares a `piece` of `color` on `sq` attacks, given the occupancy `occ`.
 pub fn piece_attacks(piece: Piece, color: Color, sq: Square, occ: BitBoard) -> BitBoard {
     match piece {

@@ -82,6 +82,7 @@ fn uci_handshake_declares_the_required_options() {
         "MultiPV",
         "EvalFile",
         "Move Overhead",
+        "Contempt",
         "Clear Hash",
     ] {
         let prefix = format!("option name {name} type ");
@@ -477,4 +478,36 @@ fn eval_file_loads_at_isready_and_a_corrupt_one_keeps_the_current_evaluation() {
     s.send("go depth 2");
     s.bestmove();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The last `score cp` of a search's `info` lines.
+fn last_cp(lines: &[String]) -> Option<i32> {
+    lines.iter().rev().find_map(|l| {
+        let rest = l.split(" score cp ").nth(1)?;
+        rest.split_whitespace().next()?.parse().ok()
+    })
+}
+
+#[test]
+fn uci_contempt_is_what_a_draw_costs_the_engine_with_either_colour() {
+    // King and bishop against king is a dead draw by the rules: every move scores the draw value.
+    for (fen, contempt, want) in [
+        ("8/8/8/4k3/8/8/8/KB6 b - - 0 1", 0, 0),
+        ("8/8/8/4k3/8/8/8/KB6 b - - 0 1", 37, -37),
+        ("8/8/8/4k3/8/8/8/KB6 w - - 0 1", 37, -37),
+        ("8/8/8/4k3/8/8/8/KB6 w - - 0 1", -25, 25),
+    ] {
+        let mut s = uci();
+        s.send(&format!("setoption name Contempt value {contempt}"));
+        s.send(&format!("position fen {fen}"));
+        s.send("go depth 4");
+        let lines = s.bestmove();
+        assert!(errors(&lines).is_empty(), "{lines:?}");
+        assert_eq!(last_cp(&lines), Some(want), "{fen} contempt {contempt}: {lines:?}");
+        assert_eq!(s.close(), 0);
+    }
+    let mut s = uci();
+    s.send("setoption name Contempt value 1001");
+    assert!(!errors(&s.sync()).is_empty(), "a contempt out of range is refused");
+    assert_eq!(s.close(), 0);
 }

@@ -63,6 +63,9 @@ impl Flavour for Uci {
                 kind: Kind::Filename(""),
             },
             spin("Move Overhead", 50, 0, 5000),
+            // Centipawns a draw is worth less than zero to the engine (Stockfish 11's name and
+            // sense): above 0 it avoids repetitions and dead-drawn exchanges it could play on.
+            spin("Contempt", 0, -1000, 1000),
         ];
         super::tune::add_specs::<ChessPos>(&mut specs);
         specs
@@ -122,9 +125,12 @@ impl Flavour for Uci {
     }
 
     fn search_config(options: &Options) -> SearchConfig {
+        let contempt = options.int("Contempt") as i32;
         let mut config = SearchConfig {
             rules: rule_options(options),
-            draw_value: [0, 0],
+            // The draw's score for the root side, whichever colour it plays: the engine's contempt
+            // is for the opponent, not for a colour.
+            draw_value: [-contempt, -contempt],
             time: time_options(options),
             ..SearchConfig::default()
         };

@@ -503,11 +503,18 @@ fn uci_contempt_is_what_a_draw_costs_the_engine_with_either_colour() {
         s.send("go depth 4");
         let lines = s.bestmove();
         assert!(errors(&lines).is_empty(), "{lines:?}");
-        assert_eq!(last_cp(&lines), Some(want), "{fen} contempt {contempt}: {lines:?}");
+        assert_eq!(
+            last_cp(&lines),
+            Some(want),
+            "{fen} contempt {contempt}: {lines:?}"
+        );
         assert_eq!(s.close(), 0);
     }
     let mut s = uci();
     s.send("setoption name Contempt value 1001");
-    assert!(!errors(&s.sync()).is_empty(), "a contempt out of range is refused");
+    assert!(
+        !errors(&s.sync()).is_empty(),
+        "a contempt out of range is refused"
+    );
     assert_eq!(s.close(), 0);
 }

@@ -44,6 +44,8 @@ pub struct MateArgs {
     pub replay: bool,
     /// Count a join of two defender's children once (`MateLimits::double_count`).
     pub double_count: bool,
+    /// Capturing checks first among equal proof numbers (`MateLimits::captures_first`).
+    pub captures_first: bool,
     /// Solver threads (`MateLimits::threads`).
     pub threads: usize,
 }
@@ -124,6 +126,7 @@ fn run_inner(args: &MateArgs) -> Result<(), String> {
         futile: args.futile,
         replay: args.replay,
         double_count: args.double_count,
+        captures_first: args.captures_first,
         threads: args.threads,
     };
     let bar = progress_bar(problems.len());

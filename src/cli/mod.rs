@@ -114,6 +114,10 @@ enum Command {
         /// maximum) when the join is found: sum their proof numbers (for measuring the gain)
         #[arg(long)]
         no_double_count: bool,
+        /// do not search the attacker's capturing checks first among checks of equal proof
+        /// numbers: generation order only (for measuring the gain)
+        #[arg(long)]
+        no_captures_first: bool,
         /// solver threads sharing the table until the first proof (the PV and the
         /// shortest-mate search run on one); the node limit counts the main thread's nodes
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -159,6 +163,7 @@ pub fn run(args: &[String]) -> i32 {
             futile,
             no_replay,
             no_double_count,
+            no_captures_first,
             threads,
         }) => mate::run(&mate::MateArgs {
             file,
@@ -174,6 +179,7 @@ pub fn run(args: &[String]) -> i32 {
             },
             replay: !no_replay,
             double_count: !no_double_count,
+            captures_first: !no_captures_first,
             threads: threads as usize,
         }),
         Some(Command::RulesDump { game }) => rules_dump::run(game),

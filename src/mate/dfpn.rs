@@ -95,6 +95,8 @@ pub struct Solver<'a, G: MateGame> {
     pool: Vec<Buffers<G>>,
     /// Double-count elimination (`MateLimits::double_count`).
     double_count: bool,
+    /// Capturing checks first among equal proof numbers (`MateLimits::captures_first`).
+    captures_first: bool,
     /// Per path index, what each `mid` frame on the path shows the detection below it.
     frames: Vec<double_count::Frame>,
     /// Double counts found: (path index of the branch root, full key of a child of it to count
@@ -143,6 +145,7 @@ impl<'a, G: MateGame> Solver<'a, G> {
             replayed: 0,
             pool: Vec::new(),
             double_count: limits.double_count,
+            captures_first: limits.captures_first,
             frames: Vec::new(),
             marks: Vec::new(),
             helper: 0,
@@ -451,11 +454,18 @@ impl<'a, G: MateGame> Solver<'a, G> {
             let group = pos.delay_group(mv, or);
             let futile = !or && pos.is_futile_in_group(mv, group, self.futile);
             let to = G::move_to(mv);
+            // The checks are generated drops first, then board moves by piece; of checks the
+            // numbers cannot tell apart, one that takes a defender's man removes a guard or an
+            // interposed piece and comes to a mate sooner (docs/mate.md §35).
+            let tie = u8::from(or && self.captures_first && pos.is_capture(mv));
             if let Some(slot) = slots.get_mut(i) {
                 slot.pos.play_into(pos, mv);
                 slot.reset(effect, hand, group, futile, to);
+                slot.tie = tie;
             } else {
-                slots.push(Child::new(pos.play(mv), effect, hand, group, futile, to));
+                let mut c = Child::new(pos.play(mv), effect, hand, group, futile, to);
+                c.tie = tie;
+                slots.push(c);
             }
             let child = &slots[i].pos;
             let key = pos.child_board_key(key, effect, child);

@@ -139,6 +139,9 @@ pub struct MateLimits {
     /// Count two children of an AND node that lead into one subtree once, as a maximum, when
     /// the join is found (`dfpn/double_count.rs`). On by default; off only to measure.
     pub double_count: bool,
+    /// Of the attacker's checks with equal proof numbers, search a capture first (a tie rule:
+    /// no number changes). On by default; off only to measure (docs/mate.md §35).
+    pub captures_first: bool,
     /// Solver threads (at least 1). Helpers search the same root on the shared table until the
     /// first proof or disproof; the PV and the shortest-mate search run on one thread. The node
     /// limit counts the main thread's nodes.
@@ -155,6 +158,7 @@ impl Default for MateLimits {
             futile: FutileRule::default(),
             replay: true,
             double_count: true,
+            captures_first: true,
             threads: 1,
         }
     }

@@ -27,6 +27,8 @@ pub(super) struct Child<G: MateGame> {
     pub(super) to: u8,
     /// A replay of a proven sibling's proof was tried in this frame ([`Solver::simulate`]).
     pub(super) replayed: bool,
+    /// Its rank among children of equal numbers, highest first (`MateLimits::captures_first`).
+    pub(super) tie: u8,
 }
 
 impl<G: MateGame> Child<G> {
@@ -55,6 +57,7 @@ impl<G: MateGame> Child<G> {
             futile,
             to,
             replayed: false,
+            tie: 0,
         }
     }
 
@@ -154,9 +157,10 @@ impl<G: MateGame> Solver<'_, G> {
     }
 
     /// The child to search (least proof number at OR nodes, least disproof number at AND nodes)
-    /// and the second-least number, for the child's threshold. Of equal children the first.
+    /// and the second-least number, for the child's threshold. Of equal children the first of
+    /// the highest `tie`.
     pub(super) fn select(or: bool, children: &[Child<G>]) -> (usize, u32) {
-        Self::select_by(or, children, |_, _| 0)
+        Self::select_by(or, children, |_, c| u64::from(c.tie))
     }
 
     /// [`Solver::select`] with a tie rule: of equal children the one `rank` puts highest (the
@@ -186,8 +190,8 @@ impl<G: MateGame> Solver<'_, G> {
         (best, second)
     }
 
-    /// [`Solver::select`] for a helper thread: of equal children, helper 1 takes the last
-    /// instead of the first, further helpers the one their own hash of the child's key ranks
+    /// [`Solver::select`] for a helper thread: of equal children of the highest `tie`, helper 1
+    /// takes the last instead of the first, further helpers the one their own hash of the child's key ranks
     /// first, so that each parts from the main thread (and the others) at the first tie. A
     /// helper that broke ties as the main thread does gained nothing: it followed the same path
     /// (docs/mate.md §27). (A virtual loss — a child another thread is in counting half as much
@@ -196,11 +200,12 @@ impl<G: MateGame> Solver<'_, G> {
     pub(super) fn select_helper(&self, or: bool, children: &[Child<G>]) -> (usize, u32) {
         let seed = u64::from(self.helper);
         Self::select_by(or, children, |i, c| {
-            if seed == 1 {
+            let own = if seed == 1 {
                 i as u64
             } else {
                 (c.pos.key() ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32
-            }
+            };
+            (u64::from(c.tie) << 40) | own
         })
     }
 }

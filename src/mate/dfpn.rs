@@ -460,12 +460,17 @@ impl<'a, G: MateGame> Solver<'a, G> {
             let tie = u8::from(or && self.captures_first && pos.is_capture(mv));
             if let Some(slot) = slots.get_mut(i) {
                 slot.pos.play_into(pos, mv);
-                slot.reset(effect, hand, group, futile, to);
-                slot.tie = tie;
+                slot.reset(effect, hand, group, futile, to, tie);
             } else {
-                let mut c = Child::new(pos.play(mv), effect, hand, group, futile, to);
-                c.tie = tie;
-                slots.push(c);
+                slots.push(Child::new(
+                    pos.play(mv),
+                    effect,
+                    hand,
+                    group,
+                    futile,
+                    to,
+                    tie,
+                ));
             }
             let child = &slots[i].pos;
             let key = pos.child_board_key(key, effect, child);

@@ -40,6 +40,7 @@ impl<G: MateGame> Child<G> {
         group: Option<u32>,
         futile: bool,
         to: u8,
+        tie: u8,
     ) -> Self {
         Child {
             pos,
@@ -57,7 +58,7 @@ impl<G: MateGame> Child<G> {
             futile,
             to,
             replayed: false,
-            tie: 0,
+            tie,
         }
     }
 
@@ -69,6 +70,7 @@ impl<G: MateGame> Child<G> {
         group: Option<u32>,
         futile: bool,
         to: u8,
+        tie: u8,
     ) {
         self.effect = effect;
         self.res = NodeResult {
@@ -83,6 +85,7 @@ impl<G: MateGame> Child<G> {
         self.active = false;
         self.futile = futile;
         self.to = to;
+        self.tie = tie;
         self.replayed = false;
     }
 }
@@ -190,9 +193,9 @@ impl<G: MateGame> Solver<'_, G> {
         (best, second)
     }
 
-    /// [`Solver::select`] for a helper thread: of equal children of the highest `tie`, helper 1
-    /// takes the last instead of the first, further helpers the one their own hash of the child's key ranks
-    /// first, so that each parts from the main thread (and the others) at the first tie. A
+    /// [`Solver::select`] for a helper thread: of equal children of the highest `tie`, helper
+    /// 1 takes the last instead of the first, further helpers the one their own hash of the
+    /// child's key ranks first, so that each parts from the main thread (and the others) at the first tie. A
     /// helper that broke ties as the main thread does gained nothing: it followed the same path
     /// (docs/mate.md §27). (A virtual loss — a child another thread is in counting half as much
     /// again — made the threads chase each other's marks: they re-expanded the same nodes over

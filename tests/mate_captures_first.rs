@@ -4,8 +4,11 @@
 //! a problem where the generation order searched the wrong equal check first it must save work
 //! (node counts are deterministic on one thread, unlike time).
 
+mod mate_support;
+
 use kishi::mate::{solve, verify_mate_line, MateLimits, MateResult};
 use kishi::shogi::mate::parse_problem;
+use mate_support::first_proof_nodes;
 use std::sync::atomic::AtomicBool;
 
 /// Shogi Zukou #021 (21 plies) and #061 (29 plies), `data/tsume/zukou.tsv` (#021's shortest
@@ -46,18 +49,10 @@ fn the_same_shortest_mates_with_and_without() {
 
 #[test]
 fn capturing_checks_first_saves_nodes_where_the_order_misled() {
-    let stop = AtomicBool::new(false);
     let pos = parse_problem(ZUKOU_021).expect("a valid problem");
     let first = |captures_first: bool| {
-        let r = solve(&pos, &limits(captures_first, false), &stop).expect("valid");
-        let MateResult::Mate(pv) = &r.result else {
-            panic!(
-                "captures first {captures_first}: not solved: {:?}",
-                r.result
-            );
-        };
-        verify_mate_line(&pos, pv).expect("a mate line");
-        r.first_proof.expect("proven").0
+        let what = format!("captures first {captures_first}");
+        first_proof_nodes(&pos, &limits(captures_first, false), &what)
     };
     let (with, without) = (first(true), first(false));
     // Measured: 145,791 against 273,179 nodes (docs/mate.md §35). Over the whole set the rule

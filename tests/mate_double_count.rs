@@ -4,8 +4,11 @@
 //! mate with and without), and on the problems it was made for it must save work (node counts
 //! are deterministic, unlike time).
 
+mod mate_support;
+
 use kishi::mate::{solve, verify_mate_line, MateLimits, MateResult};
 use kishi::shogi::mate::parse_problem;
+use mate_support::first_proof_nodes;
 use std::sync::atomic::AtomicBool;
 
 /// Shogi Zukou #053 (33 plies) and #061 (29 plies), `data/tsume/zukou.tsv`: the two problems
@@ -49,19 +52,11 @@ fn the_same_shortest_mate_with_and_without() {
 
 #[test]
 fn counting_joins_once_saves_nodes_to_the_first_proof() {
-    let stop = AtomicBool::new(false);
     for (id, sfen) in [("053", ZUKOU_053), ("061", ZUKOU_061)] {
         let pos = parse_problem(sfen).expect("a valid problem");
         let first = |double_count: bool| {
-            let r = solve(&pos, &limits(double_count, false), &stop).expect("valid");
-            let MateResult::Mate(pv) = &r.result else {
-                panic!(
-                    "#{id}, double count {double_count}: not solved: {:?}",
-                    r.result
-                );
-            };
-            verify_mate_line(&pos, pv).expect("a mate line");
-            r.first_proof.expect("proven").0
+            let what = format!("#{id}, double count {double_count}");
+            first_proof_nodes(&pos, &limits(double_count, false), &what)
         };
         let (with, without) = (first(true), first(false));
         // Measured: #053 117,658 against 300,943 nodes, #061 163,001 against 263,972 (with the

@@ -3,8 +3,11 @@
 //! replayed proofs must be real (the same mate, the same shortest length as without replay) and
 //! must save work (node counts are deterministic, unlike time).
 
+mod mate_support;
+
 use kishi::mate::{solve, verify_mate_line, MateLimits, MateResult};
 use kishi::shogi::mate::parse_problem;
+use mate_support::first_proof_nodes;
 use std::sync::atomic::AtomicBool;
 
 /// Zukou #062, 23 plies: the defender interposes on one square with several pieces in turn.
@@ -54,15 +57,8 @@ fn replayed_proofs_give_the_same_shortest_mate() {
 #[test]
 fn replaying_proofs_saves_nodes_to_the_first_proof() {
     let pos = parse_problem(ZUKOU_062).expect("a valid problem");
-    let stop = AtomicBool::new(false);
-    let first = |replay: bool| {
-        let r = solve(&pos, &limits(replay, false), &stop).expect("valid");
-        let MateResult::Mate(pv) = &r.result else {
-            panic!("replay {replay}: not solved: {:?}", r.result);
-        };
-        verify_mate_line(&pos, pv).expect("a mate line");
-        r.first_proof.expect("proven").0
-    };
+    let first =
+        |replay: bool| first_proof_nodes(&pos, &limits(replay, false), &format!("replay {replay}"));
     let (with, without) = (first(true), first(false));
     // Measured: 64,209 against 87,825 nodes with the repetition test of docs/mate.md §28
     // (31,800 against 62,824 before it, §15: the test changed the order of the search).

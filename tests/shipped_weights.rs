@@ -390,6 +390,20 @@ fn annotate_changes_only_the_provenance() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Chess table `t` is present in both files or in neither, with the same weights (table 1, KP,
+/// is the only i16 table).
+fn assert_same_table(before: &Weights, after: &Weights, t: usize) {
+    assert_eq!(before.has(t), after.has(t), "table {t}");
+    if before.has(t) {
+        let same = if t == 1 {
+            before.i16(t) == after.i16(t)
+        } else {
+            before.i32(t) == after.i32(t)
+        };
+        assert!(same, "table {t} changed");
+    }
+}
+
 /// `weights add-defaults` fills exactly the tables a file lacks with the hand-set defaults and
 /// keeps the others; a missing file is an error with a non-zero exit.
 #[test]
@@ -420,15 +434,7 @@ fn add_defaults_fills_only_the_missing_tables() {
     assert!(!before.has(T_EXT) && after.has(T_EXT));
     assert_eq!(after.i32(T_EXT), default_positional_ext().as_slice());
     for t in 0..T_EXT {
-        assert_eq!(before.has(t), after.has(t), "table {t}");
-        if before.has(t) {
-            let same = if t == 1 {
-                before.i16(t) == after.i16(t)
-            } else {
-                before.i32(t) == after.i32(t)
-            };
-            assert!(same, "table {t} changed");
-        }
+        assert_same_table(&before, &after, t);
     }
     assert!(after
         .provenance()
@@ -441,5 +447,77 @@ fn add_defaults_fills_only_the_missing_tables() {
     let missing = run(&dir.join("nope.kwt"), &dir.join("x.kwt"));
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("error:"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `weights scale` multiplies exactly one table (rounded) and keeps the others byte for byte; an
+/// unknown or absent table, a factor out of range and a weight that would overflow are errors
+/// with a non-zero exit and no output file.
+#[test]
+fn scale_multiplies_one_table_only() {
+    use kishi::chess::features::T_EXT;
+    let dir = std::env::temp_dir().join(format!("kishi-scale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = shipped_dir().join("chess-texel-shelter.kwt");
+    let run = |from: &Path, table: &str, factor: &str, to: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["weights", "scale"])
+            .arg(from)
+            .args(["--table", table, "--factor", factor, "--out"])
+            .arg(to)
+            .output()
+            .expect("kishi runs")
+    };
+    let verify = kishi::eval::Verify::All;
+    let before = Weights::load::<ChessPos, ChessFeatures>(&src, verify).expect("valid source");
+    for (factor, f) in [("2.5", 2.5f64), ("-0.5", -0.5)] {
+        let dst = dir.join(format!("scaled{factor}.kwt"));
+        let out = run(&src, "positional_ext", factor, &dst);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let after = Weights::load::<ChessPos, ChessFeatures>(&dst, verify).expect("valid output");
+        let want: Vec<i32> = before
+            .i32(T_EXT)
+            .iter()
+            .map(|&x| (x as f64 * f).round() as i32)
+            .collect();
+        assert_eq!(after.i32(T_EXT), want.as_slice(), "factor {factor}");
+        assert!(before.i32(T_EXT).iter().any(|&x| x != 0 && x % 2 != 0));
+        for t in (0..8).filter(|&t| t != T_EXT) {
+            assert_same_table(&before, &after, t);
+        }
+        assert!(after
+            .provenance()
+            .contains("\"scaled_table\":\"positional_ext\""));
+    }
+    // The i16 KP table overflows at ×100 (its weights reach hundreds): refused, nothing written.
+    let bad = [
+        ("nonesuch", "2"),
+        ("positional_ext", "1000"),
+        ("positional_ext", "NaN"),
+        ("kp", "100"),
+    ];
+    for (table, factor) in bad {
+        let dst = dir.join("bad.kwt");
+        let out = run(&src, table, factor, &dst);
+        assert!(!out.status.success(), "{table} × {factor} accepted");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("error:"),
+            "{table} × {factor}"
+        );
+        assert!(!dst.exists(), "{table} × {factor} wrote a file");
+    }
+    // A table the file does not have (chess-obj-j2 predates positional_ext).
+    let absent = run(
+        &shipped_dir().join("chess-obj-j2.kwt"),
+        "positional_ext",
+        "2",
+        &dir.join("absent.kwt"),
+    );
+    assert!(!absent.status.success());
+    assert!(String::from_utf8_lossy(&absent.stderr).contains("has no table"));
     let _ = std::fs::remove_dir_all(dir);
 }

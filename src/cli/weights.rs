@@ -8,6 +8,9 @@
 //! * `make-random <shogi|chess> OUT [--seed N] [--spread R]` — every table, random weights expanded
 //!   from random independent parameters (benchmarks and memory measurements).
 //! * `annotate FILE --out OUT [--set KEY=TEXT]... [--set-json KEY=JSON]...` — edit the provenance.
+//! * `scale FILE --table NAME --factor F --out OUT` — one table's weights × F (rounded), the rest
+//!   unchanged: what a table's learned size is worth in play (e.g. king danger priced by a teacher
+//!   that misses attacks) is then one A/B match away.
 //! * `hold FILE [SECONDS]` — map and check the file as `isready` does, touch every page, then sleep
 //!   (for measuring the resident and proportional memory of several processes).
 //! * `eval <shogi|chess> <FILE|default|handset> "<sfen|fen|startpos>"` — the static evaluation by
@@ -71,6 +74,21 @@ pub enum WeightsCmd {
     #[command(after_help = FILE_NOTE)]
     AddDefaults {
         file: PathBuf,
+        /// where to write (may be FILE itself)
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Multiplies one table's weights by a factor (each rounded to the nearest integer) and
+    /// writes the result atomically to --out; the other tables stay unchanged
+    #[command(after_help = FILE_NOTE)]
+    Scale {
+        file: PathBuf,
+        /// the table's name (`kishi weights inspect FILE` lists a file's tables)
+        #[arg(long)]
+        table: String,
+        /// the factor, -100..=100
+        #[arg(long, allow_negative_numbers = true)]
+        factor: f64,
         /// where to write (may be FILE itself)
         #[arg(long)]
         out: PathBuf,
@@ -155,6 +173,12 @@ pub fn run(cmd: WeightsCmd) -> i32 {
             set_json,
         } => annotate(&file, &out, set.into_iter().chain(set_json)),
         WeightsCmd::AddDefaults { file, out } => add_defaults(&file, &out),
+        WeightsCmd::Scale {
+            file,
+            table,
+            factor,
+            out,
+        } => scale(&file, &table, factor, &out),
         WeightsCmd::Hold { file, seconds } => hold(&file, seconds),
         WeightsCmd::Eval {
             game,
@@ -283,6 +307,126 @@ fn annotate(
     Ok(())
 }
 
+/// Table `t` of `w` as an owned copy (a file derived from `w` keeps it unchanged).
+fn owned_copy(w: &Weights, t: usize, elem: format::Elem) -> OwnedTable {
+    match elem {
+        format::Elem::I16 => OwnedTable::I16(w.i16(t).to_vec()),
+        format::Elem::I32 => OwnedTable::I32(w.i32(t).to_vec()),
+    }
+}
+
+/// Writes `tables` atomically to `out` as a file derived from `path` by `kishi weights <how>`.
+/// The source's provenance is kept whole under `from_provenance`: its learner keys (command,
+/// agreement, Elo) describe the source, not this file; `keys` say what was changed.
+fn write_derived<G: Game, F: FeatureSet<G>>(
+    path: &Path,
+    w: &Weights,
+    how: &str,
+    keys: serde_json::Value,
+    tables: &[Option<OwnedTable>],
+    out: &Path,
+) -> Result<(), String> {
+    let from: serde_json::Value =
+        serde_json::from_str(w.provenance()).unwrap_or(serde_json::Value::Null);
+    let mut prov = serde_json::json!({
+        "made_by": format!("kishi weights {how}"),
+        "from": path.display().to_string(),
+    });
+    if let (Some(p), serde_json::Value::Object(k)) = (prov.as_object_mut(), keys) {
+        p.extend(k);
+        p.insert("from_provenance".to_string(), from);
+    }
+    let json = serde_json::to_string(&prov).map_err(|e| e.to_string())?;
+    write_weight_file::<G, F>(out, tables, &json)
+}
+
+/// `weights scale`: the file's tables with one of them multiplied by `factor`; the provenance
+/// keeps the source's whole and says what was scaled.
+fn scale(path: &Path, table: &str, factor: f64, out: &Path) -> Result<(), String> {
+    if !factor.is_finite() || factor.abs() > 100.0 {
+        return Err(format!("--factor {factor}: must be a number in -100..=100"));
+    }
+    match load_any(path, Verify::All)? {
+        (g, w) if g == "shogi" => scale_for::<ShogiPos, Bonanza>(path, &w, table, factor, out),
+        (_, w) => scale_for::<ChessPos, ChessFeatures>(path, &w, table, factor, out),
+    }
+}
+
+fn scale_for<G: Game, F: FeatureSet<G>>(
+    path: &Path,
+    w: &Weights,
+    table: &str,
+    factor: f64,
+    out: &Path,
+) -> Result<(), String> {
+    let specs = F::tables();
+    let Some(target) = specs.iter().position(|s| s.name == table) else {
+        let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+        return Err(format!(
+            "no table '{table}' in the {} feature set (its tables: {})",
+            F::NAME,
+            names.join(", ")
+        ));
+    };
+    if !w.has(target) {
+        return Err(format!(
+            "{}: has no table '{table}' (an absent table reads as zeros; nothing to scale)",
+            path.display()
+        ));
+    }
+    // Rounded in f64 and range-checked, so a factor never wraps a weight silently.
+    let scaled = |v: i64, lo: i64, hi: i64, i: usize| -> Result<i64, String> {
+        let x = (v as f64 * factor).round();
+        if x < lo as f64 || x > hi as f64 {
+            Err(format!(
+                "table '{table}' entry {i}: {v} × {factor} = {x} does not fit the table's type"
+            ))
+        } else {
+            Ok(x as i64)
+        }
+    };
+    let (mut l1_before, mut l1_after) = (0i64, 0i64);
+    // Every weight of the target table, scaled, within [lo, hi] (the table's type).
+    let mut scale_all = |xs: Vec<i64>, lo: i64, hi: i64| -> Result<Vec<i64>, String> {
+        let mut ys = Vec::with_capacity(xs.len());
+        for (i, x) in xs.into_iter().enumerate() {
+            let y = scaled(x, lo, hi, i)?;
+            (l1_before, l1_after) = (l1_before + x.abs(), l1_after + y.abs());
+            ys.push(y);
+        }
+        Ok(ys)
+    };
+    let mut tables = Vec::new();
+    for (t, spec) in specs.iter().enumerate() {
+        if !w.has(t) {
+            tables.push(None);
+            continue;
+        }
+        let owned = match (spec.elem, t == target) {
+            (elem, false) => owned_copy(w, t, elem),
+            (format::Elem::I16, true) => {
+                let xs = w.i16(t).iter().map(|&x| i64::from(x)).collect();
+                let ys = scale_all(xs, i16::MIN.into(), i16::MAX.into())?;
+                OwnedTable::I16(ys.into_iter().map(|y| y as i16).collect())
+            }
+            (format::Elem::I32, true) => {
+                let xs = w.i32(t).iter().map(|&x| i64::from(x)).collect();
+                let ys = scale_all(xs, i32::MIN.into(), i32::MAX.into())?;
+                OwnedTable::I32(ys.into_iter().map(|y| y as i32).collect())
+            }
+        };
+        tables.push(Some(owned));
+    }
+    let keys = serde_json::json!({ "scaled_table": table, "factor": factor });
+    write_derived::<G, F>(path, w, "scale", keys, &tables, out)?;
+    println!(
+        "{}: {} with table {table} × {factor} (L1 {l1_before} → {l1_after})",
+        out.display(),
+        path.display()
+    );
+    Ok(())
+}
+
 /// `weights add-defaults`: the file's tables, plus the feature set's hand-set default for each
 /// table it lacks; the provenance says what was added to which file.
 fn add_defaults(path: &Path, out: &Path) -> Result<(), String> {
@@ -302,10 +446,7 @@ fn add_defaults_for<G: Game, F: FeatureSet<G>>(
     let mut tables = Vec::new();
     for (t, spec) in F::tables().iter().enumerate() {
         let table = if w.has(t) {
-            Some(match spec.elem {
-                format::Elem::I16 => OwnedTable::I16(w.i16(t).to_vec()),
-                format::Elem::I32 => OwnedTable::I32(w.i32(t).to_vec()),
-            })
+            Some(owned_copy(w, t, spec.elem))
         } else {
             let d = defaults.get(t).cloned().flatten();
             if d.is_some() {
@@ -315,18 +456,8 @@ fn add_defaults_for<G: Game, F: FeatureSet<G>>(
         };
         tables.push(table);
     }
-    // The source's provenance is kept whole under `from_provenance`: its learner keys (command,
-    // agreement, Elo) describe the source, not this file.
-    let from: serde_json::Value =
-        serde_json::from_str(w.provenance()).unwrap_or(serde_json::Value::Null);
-    let prov = serde_json::json!({
-        "made_by": "kishi weights add-defaults",
-        "from": path.display().to_string(),
-        "added_default_tables": added,
-        "from_provenance": from,
-    });
-    let json = serde_json::to_string(&prov).map_err(|e| e.to_string())?;
-    write_weight_file::<G, F>(out, &tables, &json)?;
+    let keys = serde_json::json!({ "added_default_tables": added });
+    write_derived::<G, F>(path, w, "add-defaults", keys, &tables, out)?;
     println!(
         "{}: written from {} with the default tables added: {}",
         out.display(),

@@ -374,23 +374,19 @@ fn scale_for<G: Game, F: FeatureSet<G>>(
             path.display()
         ));
     }
-    // Rounded in f64 and range-checked, so a factor never wraps a weight silently.
-    let scaled = |v: i64, lo: i64, hi: i64, i: usize| -> Result<i64, String> {
-        let x = (v as f64 * factor).round();
-        if x < lo as f64 || x > hi as f64 {
-            Err(format!(
-                "table '{table}' entry {i}: {v} × {factor} = {x} does not fit the table's type"
-            ))
-        } else {
-            Ok(x as i64)
-        }
-    };
+    // Every weight of the target table × factor, rounded in f64 and checked against [lo, hi]
+    // (the table's type), so a factor never wraps a weight silently.
     let (mut l1_before, mut l1_after) = (0i64, 0i64);
-    // Every weight of the target table, scaled, within [lo, hi] (the table's type).
     let mut scale_all = |xs: Vec<i64>, lo: i64, hi: i64| -> Result<Vec<i64>, String> {
         let mut ys = Vec::with_capacity(xs.len());
         for (i, x) in xs.into_iter().enumerate() {
-            let y = scaled(x, lo, hi, i)?;
+            let y = (x as f64 * factor).round();
+            if y < lo as f64 || y > hi as f64 {
+                return Err(format!(
+                    "table '{table}' entry {i}: {x} × {factor} = {y} does not fit the table's type"
+                ));
+            }
+            let y = y as i64;
             (l1_before, l1_after) = (l1_before + x.abs(), l1_after + y.abs());
             ys.push(y);
         }

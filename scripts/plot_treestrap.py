@@ -128,7 +128,7 @@ def elo(points_file: str, out: str, title: str, against: str) -> None:
 METHODS = {"treestrap": "TreeStrap(ab)", "rootstrap": "RootStrap(ab)", "tdleaf": "TD-Leaf(0.7)",
            # The variants of docs/learning/treestrap.md (rows ts-<key>-<games>-vs-<ref>).
            "qv": "TreeStrap(ab), quiescence values", "mp": "TreeStrap(ab), material+positional",
-           "q": "TreeStrap(ab), quiet nodes"}
+           "q": "TreeStrap(ab), quiet nodes", "mm": "TreeStrap(minimax), quiescence values"}
 
 
 def wilson_elo(wins: float, n: int, lower: bool) -> float:

@@ -8,6 +8,9 @@
 //! * `--average` writes averaged weights, which resume exactly;
 //! * `--quiet-nodes` backs up exactly the quiet nodes, and `--node-value quiescence` (nodes
 //!   valued by their quiescence leaf) also moves random weights towards a known evaluation;
+//! * TreeStrap(minimax) (`--search minimax`): the tree hands every interior node its exact
+//!   minimax value (checked against the quiescence values of the leaves), and the backup moves
+//!   random weights towards a known evaluation; RootStrap refuses the option;
 //! * `--init`: the tables not learned keep the file's weights and count in every node's H (the
 //!   evaluation the games are played with), and a resume refuses another file's weights.
 
@@ -19,7 +22,8 @@ use kishi::learn::learned::Learned;
 use kishi::learn::model::Model;
 use kishi::learn::treestrap::backup::Backup;
 use kishi::learn::treestrap::openings;
-use kishi::search::learner::TrainingSearch;
+use kishi::search::learner::{LeafSearcher, SearchParams, TrainingSearch};
+use kishi::search::minimax::MinimaxSearch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -108,7 +112,17 @@ fn treestrap_with_quiescence_values_moves_towards_a_known_linear_evaluation() {
     moves_towards_the_target(true);
 }
 
+/// TreeStrap(minimax): every interior node of a depth-2 tree towards its exact value.
+#[test]
+fn treestrap_minimax_moves_random_weights_towards_a_known_linear_evaluation() {
+    moves_towards_the_target_by(false, true);
+}
+
 fn moves_towards_the_target(quiescence: bool) {
+    moves_towards_the_target_by(quiescence, false);
+}
+
+fn moves_towards_the_target_by(quiescence: bool, minimax: bool) {
     let target = target_params();
     let eval = target_eval();
     let learned = Learned::select::<ChessPos, ChessFeatures>(&["material".to_string()], false)
@@ -167,8 +181,26 @@ fn moves_towards_the_target(quiescence: bool) {
     }
     let mut delta = vec![0.0; learned.n_local];
     let mut updated = 0;
+    let mut mm = MinimaxSearch::new();
     for _pass in 0..5 {
         for h in &roots {
+            if minimax {
+                let mut nodes = Vec::new();
+                let root = h.current();
+                if mm
+                    .search(&eval, root, 2, 1, &mut |n| {
+                        nodes.push((n.pos.clone(), n.value.clamp(-2000, 2000) as f64))
+                    })
+                    .is_none()
+                {
+                    continue;
+                }
+                let s = backup.treestrap_minimax::<ChessPos, ChessFeatures, _>(
+                    &mut model, &eval, &nodes, &mut delta,
+                );
+                updated += s.nodes_updated;
+                continue;
+            }
             let Some(r) = ts.search(&eval, h, 2) else {
                 continue;
             };
@@ -199,11 +231,15 @@ fn moves_towards_the_target(quiescence: bool) {
 }
 
 fn learn(dir: &Path, extra: &[&str]) -> std::process::Child {
+    learn_by("treestrap", dir, extra)
+}
+
+fn learn_by(method: &str, dir: &Path, extra: &[&str]) -> std::process::Child {
     let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("book/chess_openings.epd");
     Command::new(env!("CARGO_BIN_EXE_kishi"))
         .args([
             "learn",
-            "treestrap",
+            method,
             "--game",
             "chess",
             "--out",
@@ -341,6 +377,67 @@ fn table_eta_sets_one_tables_step_size_only() {
     }
 }
 
+/// `learn rootstrap --node-value quiescence` values the root by its quiescence leaf: the same
+/// games learn other weights than with the static root (the option was once accepted and
+/// ignored by RootStrap). `learn treestrap --search minimax` runs from the command line, learns,
+/// and names its search in the provenance.
+#[test]
+fn rootstrap_quiescence_values_and_minimax_runs_are_honoured() {
+    let stat = tmpdir("rs-static");
+    // RootStrap's own default step (one node a search: the helper's TreeStrap step barely moves it).
+    finish(learn_by(
+        "rootstrap",
+        &stat,
+        &["--games", "4", "--eta", "6e-6"],
+    ));
+    let qv = tmpdir("rs-qv");
+    finish(learn_by(
+        "rootstrap",
+        &qv,
+        &[
+            "--games",
+            "4",
+            "--eta",
+            "6e-6",
+            "--node-value",
+            "quiescence",
+        ],
+    ));
+    let (s0, s1) = (
+        params_of(&stat.join("initial.kwt")),
+        params_of(&stat.join("weights.kwt")),
+    );
+    let (q0, q1) = (
+        params_of(&qv.join("initial.kwt")),
+        params_of(&qv.join("weights.kwt")),
+    );
+    // (Booleans: the vectors are 82,000 long.)
+    assert!(s0 == q0, "same random start");
+    assert!(s0 != s1, "RootStrap learns");
+    assert!(q0 != q1, "RootStrap with quiescence values learns");
+    assert!(s1 != q1, "the quiescence-valued root learns other weights");
+
+    let mm = tmpdir("ts-minimax");
+    finish(learn(&mm, &["--games", "2", "--search", "minimax"]));
+    let (m0, m1) = (
+        params_of(&mm.join("initial.kwt")),
+        params_of(&mm.join("weights.kwt")),
+    );
+    assert!(m0 == s0, "same random start");
+    assert!(m0 != m1, "TreeStrap(minimax) learns");
+    let w =
+        Weights::load::<ChessPos, ChessFeatures>(&mm.join("weights.kwt"), kishi::eval::Verify::All)
+            .expect("a valid weight file");
+    assert!(
+        w.provenance().contains("\"search\":\"minimax\""),
+        "{}",
+        w.provenance()
+    );
+    for d in [stat, qv, mm] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 #[test]
 fn averaged_weights_are_written_and_resume_exactly() {
     // --average 1 is no averaging: the averaged file plays the current weights.
@@ -384,6 +481,60 @@ fn averaged_weights_are_written_and_resume_exactly() {
     }
 }
 
+/// The minimax tree's values are exact: a depth-1 node's value is the best of its moves' leaves'
+/// quiescence values (searched here apart), the root's the best of its children's values, the
+/// chosen move reaches it, and `min_depth` leaves out the shallower nodes.
+#[test]
+fn the_minimax_tree_hands_every_interior_node_its_exact_value() {
+    let eval = target_eval();
+    let mut leaves = LeafSearcher::new(SearchParams::learner(), 1);
+    let mut mm = MinimaxSearch::new();
+    for h in book().iter().take(6) {
+        let root = h.current();
+        let mut seen: Vec<(ChessPos, i32, i32)> = Vec::new();
+        let r = mm
+            .search(&eval, root, 2, 1, &mut |n| {
+                seen.push((n.pos.clone(), n.depth, n.value))
+            })
+            .expect("moves");
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        // Children first, the root last: one node per legal move, then the root.
+        assert_eq!(seen.len(), moves.len() + 1);
+        let (last, d, v) = seen.last().unwrap();
+        assert_eq!((last.key(), *d, *v), (root.key(), 2, r.score));
+        let mut best = i32::MIN;
+        for (child, d, v) in &seen[..moves.len()] {
+            assert_eq!(*d, 1);
+            let mut replies = Vec::new();
+            child.legal_moves(&mut replies);
+            let exact = replies
+                .iter()
+                .map(|&m| {
+                    -leaves
+                        .search(&eval, &child.play(m), 0, -32001, 32001)
+                        .expect("a quiescence value")
+                        .score
+                })
+                .max()
+                .expect("replies");
+            assert_eq!(*v, exact, "{}", child.to_text());
+            best = best.max(-v);
+        }
+        assert_eq!(r.score, best);
+        let after_best = root.play(r.best);
+        let chosen = seen.iter().find(|s| s.0.key() == after_best.key()).unwrap();
+        assert_eq!(
+            -chosen.2, r.score,
+            "the chosen move reaches the root's value"
+        );
+        // With min_depth 2 only the root is handed over.
+        let mut n = 0;
+        mm.search(&eval, root, 2, 2, &mut |_| n += 1);
+        assert_eq!(n, 1);
+    }
+}
+
 #[test]
 fn bad_arguments_are_errors() {
     let d = tmpdir("bad");
@@ -398,6 +549,9 @@ fn bad_arguments_are_errors() {
         // A table that is not learned (chess learns A, B, C by default).
         vec!["--tables", "a", "--table-eta", "kp=1e-8"],
         vec!["--node-value", "bogus"],
+        vec!["--search", "bogus"],
+        vec!["--search", "minimax", "--depth", "5"],
+        vec!["--search", "minimax", "--quiet-nodes"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
             .args(["learn", "treestrap", "--game", "chess", "--out"])
@@ -409,6 +563,39 @@ fn bad_arguments_are_errors() {
         assert!(
             String::from_utf8_lossy(&out.stderr).contains("error"),
             "{args:?}"
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args([
+            "learn",
+            "rootstrap",
+            "--game",
+            "chess",
+            "--search",
+            "minimax",
+            "--out",
+        ])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("TreeStrap's"));
+    // Options only some backups read are refused by the others, not ignored.
+    for (method, args) in [
+        ("rootstrap", vec!["--quiet-nodes"]),
+        ("tdleaf", vec!["--quiet-nodes"]),
+        ("tdleaf", vec!["--node-value", "quiescence"]),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+            .args(["learn", method, "--game", "chess", "--out"])
+            .arg(&d)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{method} {args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("error"),
+            "{method} {args:?}"
         );
     }
     let _ = std::fs::remove_dir_all(d);

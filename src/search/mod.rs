@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod learner;
+pub mod minimax;
 pub mod ordering;
 pub mod pvs;
 pub mod time;

@@ -29,6 +29,15 @@ impl Variant {
     }
 }
 
+/// TreeStrap's training search (`--search`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum TreeSearch {
+    /// The play search in training mode and the table walk: TreeStrap(αβ), bounds.
+    Alphabeta,
+    /// A full-width minimax tree: TreeStrap(minimax), exact values.
+    Minimax,
+}
+
 /// What TreeStrap takes as a walked node's heuristic value H (`--node-value`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum NodeValue {
@@ -76,10 +85,10 @@ struct Cli {
     /// taken by a bigger piece pulls the pawn's value down).
     #[arg(long)]
     quiet_nodes: bool,
-    /// TreeStrap: what a node's heuristic value H is: `static` (its own evaluation, the paper's)
-    /// or `quiescence` (the evaluation of its quiescence search's leaf under the search's
-    /// weights, the gradient through that leaf's features: a node inside an exchange is valued
-    /// after the exchange, as its bounds are)
+    /// TreeStrap and RootStrap: what a node's (the root's) heuristic value H is: `static` (its
+    /// own evaluation, the paper's) or `quiescence` (the evaluation of its quiescence search's
+    /// leaf under the search's weights, the gradient through that leaf's features: a node inside
+    /// an exchange is valued after the exchange, as its bounds are)
     #[arg(
         long,
         value_enum,
@@ -88,6 +97,18 @@ struct Cli {
         default_value = "static"
     )]
     node_value: NodeValue,
+    /// TreeStrap: the training search: `alphabeta` (TreeStrap(αβ): the play search in training
+    /// mode, every stored node towards its bounds) or `minimax` (TreeStrap(minimax), the paper's
+    /// Algorithm 1: a full-width minimax tree of depth D with quiescence at the leaves, every
+    /// interior node towards its exact value; far shallower for the same work)
+    #[arg(
+        long,
+        value_enum,
+        hide_possible_values = true,
+        value_name = "alphabeta|minimax",
+        default_value = "alphabeta"
+    )]
+    search: TreeSearch,
     /// step size η, per evaluation unit² (Δw = η·δ·count·scale/unit² in weight units; unit: 1 in shogi, 64 in chess) [default: treestrap 3e-8, rootstrap and tdleaf 6e-6]
     #[arg(long, value_name = "ETA")]
     eta: Option<f64>,
@@ -172,6 +193,8 @@ pub struct SelfPlayArgs {
     pub quiet_nodes: bool,
     /// TreeStrap values a node by its quiescence leaf (`--node-value quiescence`).
     pub quiescence_values: bool,
+    /// TreeStrap(minimax) (`--search minimax`) instead of TreeStrap(αβ).
+    pub minimax: bool,
     pub eta: f64,
     /// (table name or letter, η) that replace `eta` for those tables.
     pub table_eta: Vec<(String, f64)>,
@@ -229,6 +252,27 @@ impl SelfPlayArgs {
         }
         if !(1..=20).contains(&c.min_depth) {
             return Err("--min-depth must be 1..20".into());
+        }
+        // Options that only some backups read are refused by the others rather than ignored.
+        if c.quiet_nodes && c.variant != Variant::Treestrap {
+            return Err("--quiet-nodes is TreeStrap's (learn treestrap)".into());
+        }
+        if c.node_value == NodeValue::Quiescence && c.variant == Variant::Tdleaf {
+            return Err(
+                "--node-value is TreeStrap's and RootStrap's (TD-Leaf's leaves are quiescence leaves already)"
+                    .into(),
+            );
+        }
+        let minimax = c.search == TreeSearch::Minimax;
+        if minimax && c.variant != Variant::Treestrap {
+            return Err("--search minimax is TreeStrap's (learn treestrap)".into());
+        }
+        // A full-width tree grows as (moves)^D: a shogi or chess tree of depth 5 would not finish.
+        if minimax && c.depth > 4 {
+            return Err("--search minimax: --depth must be 1..4 (a full-width tree)".into());
+        }
+        if minimax && c.quiet_nodes {
+            return Err("--search minimax does not take --quiet-nodes".into());
         }
         // TreeStrap's default from a short sweep (docs/learning/treestrap.md: 2e-6 diverged,
         // 5e-7 was at the edge); the root-only methods update one node per search, and get the
@@ -309,6 +353,7 @@ impl SelfPlayArgs {
             min_depth: c.min_depth,
             quiet_nodes: c.quiet_nodes,
             quiescence_values: c.node_value == NodeValue::Quiescence,
+            minimax,
             eta,
             table_eta,
             average: c.average,
@@ -365,6 +410,9 @@ impl SelfPlayArgs {
         }
         if self.quiescence_values {
             f.push_str(" node_value=quiescence");
+        }
+        if self.minimax {
+            f.push_str(" search=minimax");
         }
 
         f

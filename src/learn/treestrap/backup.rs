@@ -1,6 +1,7 @@
 //! The backups of Table 1 (Veness et al. 2009) for a linear heuristic, one search at a time:
 //! TreeStrap(αβ) moves every walked node's H towards the bounds the search established for it
-//! (one-sided squared loss: only a violated bound pulls), RootStrap(αβ) moves the root towards its
+//! (one-sided squared loss: only a violated bound pulls), TreeStrap(minimax) every interior node
+//! of a full-width tree towards its exact value, RootStrap(αβ) moves the root towards its
 //! search value, and TD-Leaf(λ) moves the principal leaves towards the next search's value through
 //! an eligibility trace.
 //!
@@ -185,7 +186,6 @@ impl<'a> Backup<'a> {
         result: &TrainingResult<G>,
         delta: &mut [f64],
     ) -> BackupStats {
-        let mut stats = BackupStats::default();
         let cap = self.cap;
         let v = target(result.score, cap);
         let mut nodes: Vec<(G, Option<f64>, Option<f64>)> = vec![(root.clone(), Some(v), Some(v))];
@@ -200,10 +200,28 @@ impl<'a> Backup<'a> {
             let mut moves = Vec::new();
             nodes.retain(|(pos, _, _)| is_quiet(pos, &mut moves));
         }
+        self.step_towards::<G, F, E>(
+            model,
+            eval,
+            nodes.iter().map(|(p, lo, hi)| (p, *lo, *hi)),
+            delta,
+        )
+    }
+
+    /// Every node towards its bounds (`None`: unbounded on that side): each δ measured with the
+    /// weights of the search, then the summed step applied, in the nodes' order.
+    fn step_towards<'n, G: Game + 'n, F: FeatureSet<G>, E: Evaluator<G>>(
+        &mut self,
+        model: &mut Model,
+        eval: &E,
+        nodes: impl Iterator<Item = (&'n G, Option<f64>, Option<f64>)>,
+        delta: &mut [f64],
+    ) -> BackupStats {
+        let mut stats = BackupStats::default();
         let mut steps: Vec<(LocalFeatures, f64)> = Vec::new();
-        for (pos, lo, hi) in &nodes {
+        for (pos, lo, hi) in nodes {
             self.node_features::<G, F, E>(model, pos, eval);
-            let d = self.bound_error(model, *lo, *hi, &mut stats);
+            let d = self.bound_error(model, lo, hi, &mut stats);
             if d != 0.0 {
                 steps.push((self.feats.clone(), d));
             }
@@ -214,17 +232,43 @@ impl<'a> Backup<'a> {
         stats
     }
 
-    /// RootStrap(αβ): the root towards its search value.
-    pub fn rootstrap<G: Game, F: FeatureSet<G>>(
+    /// TreeStrap(minimax) after one search: every interior node of the tree (`nodes`: position
+    /// and exact minimax value as a target) towards its value, two-sided. As for TreeStrap(αβ),
+    /// every δ is measured with the search's weights, then the summed step is applied.
+    pub fn treestrap_minimax<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(
         &mut self,
         model: &mut Model,
+        eval: &E,
+        nodes: &[(G, f64)],
+        delta: &mut [f64],
+    ) -> BackupStats {
+        self.step_towards::<G, F, E>(
+            model,
+            eval,
+            nodes.iter().map(|(p, v)| (p, Some(*v), Some(*v))),
+            delta,
+        )
+    }
+
+    /// RootStrap(αβ): the root towards its search value (with `value_by_quiescence`, the root
+    /// valued by its quiescence leaf under the search's weights `eval`, as TreeStrap's nodes are:
+    /// a root in the middle of an exchange is valued after it).
+    pub fn rootstrap<G: Game, F: FeatureSet<G>, E: Evaluator<G>>(
+        &mut self,
+        model: &mut Model,
+        eval: &E,
         root: &G,
         result: &TrainingResult<G>,
         delta: &mut [f64],
     ) -> BackupStats {
         let mut stats = BackupStats::default();
         let v = target(result.score, self.cap);
-        let d = self.error::<G, F>(model, root, Some(v), Some(v), &mut stats);
+        let d = if self.quiescence.is_some() {
+            self.node_features::<G, F, E>(model, root, eval);
+            self.bound_error(model, Some(v), Some(v), &mut stats)
+        } else {
+            self.error::<G, F>(model, root, Some(v), Some(v), &mut stats)
+        };
         if d != 0.0 {
             let feats = std::mem::take(&mut self.feats);
             model.apply(&feats, d, &self.etas, self.learned, delta);

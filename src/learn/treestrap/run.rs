@@ -432,6 +432,9 @@ fn provenance<G: Game, F: FeatureSet<G>>(
     if args.quiescence_values {
         v["hyper_parameters"]["node_value"] = serde_json::Value::String("quiescence".into());
     }
+    if args.minimax {
+        v["hyper_parameters"]["search"] = serde_json::Value::String("minimax".into());
+    }
     if averaged {
         v["averaged_over_games"] = serde_json::Value::from(args.average);
     }

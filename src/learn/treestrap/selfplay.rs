@@ -1,7 +1,7 @@
 //! One training game of self-play: an opening from the set, a few random plies, then a depth-D
-//! training search per move with the game's current weights, the chosen backup after every search
-//! (the weights change from move to move, as in the paper's Algorithm 1) and the search's move
-//! played greedily. A game depends only on the weights it starts from, its index and the
+//! training search per move (alpha-beta, or TreeStrap(minimax)'s full-width tree) with the
+//! game's current weights, the chosen backup after every search (the weights change from move
+//! to move, as in the paper's Algorithm 1) and the search's move played greedily. A game depends only on the weights it starts from, its index and the
 //! settings, never on other games or threads: that is what makes parallel self-play and resumes
 //! exact.
 
@@ -13,6 +13,7 @@ use crate::game::{Game, GameHistory, Outcome, RuleOptions, Side};
 use crate::learn::learned::Learned;
 use crate::learn::model::Model;
 use crate::search::learner::TrainingSearch;
+use crate::search::minimax::MinimaxSearch;
 use std::sync::Arc;
 
 /// What one game produced.
@@ -84,6 +85,7 @@ pub fn play<G: Game, F: FeatureSet<G>>(
     if args.quiescence_values {
         backup.value_by_quiescence();
     }
+    let mut minimax = args.minimax.then(MinimaxSearch::new);
     let mut td =
         (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
     let mut hist = opening(openings, args, index);
@@ -96,17 +98,34 @@ pub fn play<G: Game, F: FeatureSet<G>>(
             break;
         }
         let eval: LinearEval<G, F> = LinearEval::new(Arc::new(model.weights::<G, F>(prov)?));
+        let root = hist.current().clone();
+        if let Some(mm) = minimax.as_mut() {
+            // TreeStrap(minimax): the tree's interior nodes and their exact values.
+            let mut nodes: Vec<(G, f64)> = Vec::new();
+            let Some(r) = mm.search(&eval, &root, args.depth, args.min_depth, &mut |n| {
+                nodes.push((n.pos.clone(), target(n.value, args.score_cap)))
+            }) else {
+                break;
+            };
+            out.nodes += r.nodes;
+            out.plies += 1;
+            let s = backup.treestrap_minimax::<G, F, _>(&mut model, &eval, &nodes, &mut out.delta);
+            out.stats.add(&s);
+            hist.push(r.best);
+            continue;
+        }
         let Some(r) = search.search(&eval, &hist, args.depth) else {
             break;
         };
         out.nodes += r.nodes;
         out.plies += 1;
-        let root = hist.current().clone();
         let s = match args.variant {
             Variant::Treestrap => {
                 backup.treestrap::<G, F, _>(&mut model, &eval, search, &root, &r, &mut out.delta)
             }
-            Variant::Rootstrap => backup.rootstrap::<G, F>(&mut model, &root, &r, &mut out.delta),
+            Variant::Rootstrap => {
+                backup.rootstrap::<G, F, _>(&mut model, &eval, &root, &r, &mut out.delta)
+            }
             Variant::Tdleaf => {
                 let mut s = BackupStats::default();
                 if let Some(td) = td.as_mut() {

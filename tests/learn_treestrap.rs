@@ -535,6 +535,21 @@ fn the_minimax_tree_hands_every_interior_node_its_exact_value() {
     }
 }
 
+/// Runs `learn METHOD --game chess --out DIR ARGS`, which must end with exit code 2 and an error
+/// message; returns the message.
+fn refused(dir: &Path, method: &str, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
+        .args(["learn", method, "--game", "chess", "--out"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{method} {args:?}: {err}");
+    assert!(err.contains("error"), "{method} {args:?}: {err}");
+    err
+}
+
 #[test]
 fn bad_arguments_are_errors() {
     let d = tmpdir("bad");
@@ -553,51 +568,13 @@ fn bad_arguments_are_errors() {
         vec!["--search", "minimax", "--depth", "5"],
         vec!["--search", "minimax", "--quiet-nodes"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
-            .args(["learn", "treestrap", "--game", "chess", "--out"])
-            .arg(&d)
-            .args(&args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains("error"),
-            "{args:?}"
-        );
+        refused(&d, "treestrap", &args);
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
-        .args([
-            "learn",
-            "rootstrap",
-            "--game",
-            "chess",
-            "--search",
-            "minimax",
-            "--out",
-        ])
-        .arg(&d)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("TreeStrap's"));
     // Options only some backups read are refused by the others, not ignored.
-    for (method, args) in [
-        ("rootstrap", vec!["--quiet-nodes"]),
-        ("tdleaf", vec!["--quiet-nodes"]),
-        ("tdleaf", vec!["--node-value", "quiescence"]),
-    ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_kishi"))
-            .args(["learn", method, "--game", "chess", "--out"])
-            .arg(&d)
-            .args(&args)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{method} {args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains("error"),
-            "{method} {args:?}"
-        );
-    }
+    assert!(refused(&d, "rootstrap", &["--search", "minimax"]).contains("TreeStrap's"));
+    refused(&d, "rootstrap", &["--quiet-nodes"]);
+    refused(&d, "tdleaf", &["--quiet-nodes"]);
+    refused(&d, "tdleaf", &["--node-value", "quiescence"]);
     let _ = std::fs::remove_dir_all(d);
 }
 

@@ -38,6 +38,19 @@ pub fn learn_texel(
     }
 }
 
+/// Runs `learn results` (self-play games, then a fit to their results) for the game its
+/// arguments name.
+pub fn learn_results(
+    a: &crate::learn::results::ResultsArgs,
+    out: &mut dyn std::io::Write,
+) -> Result<crate::learn::results::ResultsSummary, String> {
+    use crate::learn::results::run;
+    match a.game.as_str() {
+        "shogi" => run::<ShogiPos, Bonanza>(a, out),
+        _ => run::<ChessPos, ChessFeatures>(a, out),
+    }
+}
+
 /// Runs self-play learning (`learn treestrap|rootstrap|tdleaf`) for the game its arguments name.
 pub fn learn_selfplay(
     a: &crate::learn::treestrap::SelfPlayArgs,

@@ -1,4 +1,4 @@
-//! `kishi learn <mmto|ct|texel|treestrap|rootstrap|tdleaf> …`: the learners on the command line
+//! `kishi learn <mmto|ct|texel|treestrap|rootstrap|tdleaf|results> …`: the learners on the command line
 //! (the same clap parsers as the console's `learn`).
 
 use crate::learn::{help_text, ArgsError, LearnArgs};
@@ -16,6 +16,12 @@ pub fn run(args: &[String]) -> i32 {
         .is_some_and(|m| crate::learn::texel::is_texel(m))
     {
         return run_texel(args);
+    }
+    if args
+        .first()
+        .is_some_and(|m| crate::learn::results::is_results(m))
+    {
+        return run_results(args);
     }
     let a = match LearnArgs::try_parse(args, None) {
         Ok(a) => a,
@@ -94,4 +100,15 @@ fn run_texel(args: &[String]) -> i32 {
     run_parsed(TexelArgs::try_parse(args, None), &help_text(), |a, out| {
         crate::games::learn_texel(a, out).map(|s| s.describe())
     })
+}
+
+/// `kishi learn results …`: generations of self-play games, each fitted to the games' results
+/// (`crate::learn::results`).
+fn run_results(args: &[String]) -> i32 {
+    use crate::learn::results::{help_text, ResultsArgs};
+    run_parsed(
+        ResultsArgs::try_parse(args, None),
+        &help_text(),
+        |a, out| crate::games::learn_results(a, out).map(|s| s.describe()),
+    )
 }

@@ -70,7 +70,7 @@ enum Command {
         #[command(flatten)]
         size: BenchSize,
     },
-    /// The learners: learn <mmto|ct|texel|treestrap|rootstrap|tdleaf> --game <shogi|chess> --out DIR ... (kishi learn --help)
+    /// The learners: learn <mmto|ct|texel|treestrap|rootstrap|tdleaf|results> --game <shogi|chess> --out DIR ... (kishi learn --help)
     #[command(disable_help_flag = true)]
     Learn {
         /// the learner's words (kishi learn --help lists them)

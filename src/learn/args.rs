@@ -217,7 +217,8 @@ and reported with file and line.
 Weights and --l1 are per weight unit: 1/32 of Bonanza's unit in shogi, 1/32 centipawn in chess.
 
 Other learners, each with its own --help: learn texel (regression on positions labelled with a
-teacher's score or the game result), learn treestrap|rootstrap|tdleaf (self-play, no records).";
+teacher's score or the game result), learn treestrap|rootstrap|tdleaf (self-play, no records),
+learn results (generations of self-play games, each fitted to their results by learn texel).";
 
 /// Why the words after `learn` were not accepted.
 #[derive(Debug)]
@@ -452,6 +453,20 @@ impl LearnArgs {
 /// 256 cp worse still had T ≈ 0.3 and were dropped from the gradient).
 fn window_for(a: f64) -> i32 {
     (7.0 / a).round().clamp(1.0, 30_000.0) as i32
+}
+
+/// Runs a learn method's own clap parser over `words` (its program name first): `Err(None)` when
+/// help was asked for, `Err(Some(report))` with clap's whole report otherwise. Shared by the
+/// methods with parsers of their own (`texel`, `treestrap|rootstrap|tdleaf`, `results`).
+pub(crate) fn parse_method_words<'a, C: Parser>(
+    words: impl IntoIterator<Item = &'a str>,
+) -> Result<C, Option<String>> {
+    let m = match C::command().try_get_matches_from(words) {
+        Ok(m) => m,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => return Err(None),
+        Err(e) => return Err(Some(e.render().to_string())),
+    };
+    C::from_arg_matches(&m).map_err(|e| Some(e.render().to_string()))
 }
 
 /// `--game` (or the console's game): its name and whether it is shogi. Shared by every `learn`

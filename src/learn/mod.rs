@@ -9,6 +9,10 @@
 //! driver (`run`). One folder per method (`mmto/`, `ct/`), each implementing
 //! `method::LearningMethod`, which is all the driver knows of a method.
 //!
+//! Learners with arguments of their own: `texel/` (regression on labelled positions),
+//! `treestrap/` (self-play bootstrapping) and `results/` (generations of self-play games, each
+//! fitted by `texel` to the games' results); `selfplay_common` holds what the self-play ones share.
+//!
 //! `learn …` at the engine console and `kishi learn …` on the command line share `LearnArgs::parse`
 //! and `crate::games::learn` (which picks the game's feature set and calls `run::run`).
 
@@ -27,7 +31,9 @@ pub mod mmto;
 pub mod model;
 pub mod objective;
 pub mod progress;
+pub mod results;
 pub mod run;
+pub mod selfplay_common;
 pub mod step1;
 pub mod texel;
 pub mod treestrap;

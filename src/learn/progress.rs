@@ -84,6 +84,22 @@ fn show_secs(s: f64) -> String {
     }
 }
 
+/// A plain bar over `len` items of `unit` (hidden with `--quiet`): the progress of the learners
+/// with a loop of their own (`learn texel`'s leaves and epochs, `learn results`' games).
+pub(crate) fn progress_bar(len: u64, quiet: bool, prefix: &str, unit: &str) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    let template =
+        format!("{{prefix}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{per_sec}} eta {{eta}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_prefix(prefix.to_string());
+    bar
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! learners do not (the optimiser's rate, epochs and batch, the target's mix) and none of their
 //! search settings (step 1 here is one quiescence search per position).
 
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{CommandFactory, Parser};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -138,12 +138,7 @@ impl TexelArgs {
     /// `Err(Some(text))`: the error report.
     pub fn try_parse(args: &[String], default_game: Option<&str>) -> Result<Self, Option<String>> {
         let words = std::iter::once("learn texel").chain(args.iter().skip(1).map(String::as_str));
-        let m = match Cli::command().try_get_matches_from(words) {
-            Ok(m) => m,
-            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => return Err(None),
-            Err(e) => return Err(Some(e.render().to_string())),
-        };
-        let c = Cli::from_arg_matches(&m).map_err(|e| Some(e.render().to_string()))?;
+        let c: Cli = crate::learn::args::parse_method_words(words)?;
         Self::check(c, default_game).map_err(|e| Some(format!("error: {e}")))
     }
 

@@ -18,9 +18,9 @@ use crate::learn::dataset::Rng;
 use crate::learn::learned::Learned;
 use crate::learn::metrics::{table_summary, unix_time, TablesByName};
 use crate::learn::model::Model;
+use crate::learn::progress::progress_bar;
 use crate::learn::run::{append_line, truncate_lines};
 use crate::util::json::{self, fixed6, Num};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
@@ -441,18 +441,4 @@ fn provenance<G: crate::game::Game, F: FeatureSet<G>>(
         v["test_rms_teacher"] = serde_json::json!(format!("{:.1}", te.rms_teacher));
     }
     v.to_string()
-}
-
-fn progress_bar(len: u64, quiet: bool, prefix: &str, unit: &str) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    let template =
-        format!("{{prefix}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{per_sec}} eta {{eta}}");
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_prefix(prefix.to_string());
-    bar
 }

@@ -5,7 +5,7 @@
 //! files) is shared and their runs are compared at equal game counts.
 
 use crate::learn::learned::Learned;
-use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
 use std::path::PathBuf;
 
 /// Which backup the self-play learner makes (Veness et al. 2009, Table 1).
@@ -235,12 +235,7 @@ impl SelfPlayArgs {
     /// `Err(Some(text))`: the error report.
     pub fn try_parse(args: &[String], default_game: Option<&str>) -> Result<Self, Option<String>> {
         let words = std::iter::once("learn").chain(args.iter().map(String::as_str));
-        let m = match Cli::command().try_get_matches_from(words) {
-            Ok(m) => m,
-            Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelp => return Err(None),
-            Err(e) => return Err(Some(e.render().to_string())),
-        };
-        let c = Cli::from_arg_matches(&m).map_err(|e| Some(e.render().to_string()))?;
+        let c: Cli = crate::learn::args::parse_method_words(words)?;
         Self::check(c, default_game).map_err(|e| Some(format!("error: {e}")))
     }
 

@@ -5,15 +5,18 @@
 //! (`search::learner::TrainingSearch`), and the linear heuristic moved towards what the search
 //! established, through the gradient of the feature set's linear evaluation.
 //!
-//! One concern per file: `args` (the command line), `openings` (the opening set), `backup` (the
-//! three update rules), `selfplay` (one game) and `run` (batches, threads, metrics, checkpoints
-//! and resume); the float weights are the shared `learn::model`.
+//! One concern per file: `args` (the command line), `backup` (the three update rules),
+//! `selfplay` (one game) and `run` (batches, threads, metrics, checkpoints and resume); the
+//! opening set is the shared `learn::selfplay_common` and the float weights the shared
+//! `learn::model`.
 
 pub mod args;
 pub mod backup;
-pub mod openings;
 pub mod run;
 pub mod selfplay;
+
+/// The opening set, shared with `learn results` (`learn::selfplay_common`).
+pub use crate::learn::selfplay_common as openings;
 
 pub use args::{help_text, is_selfplay_method, SelfPlayArgs, Variant};
 pub use run::{run, SelfPlaySummary};

@@ -7,11 +7,11 @@
 
 use super::args::{SelfPlayArgs, Variant};
 use super::backup::{target, Backup, BackupStats, TdLeaf};
-use crate::eval::rng::SplitMix64;
 use crate::eval::{FeatureSet, LinearEval};
-use crate::game::{Game, GameHistory, Outcome, RuleOptions, Side};
+use crate::game::{Game, GameHistory, RuleOptions, Side};
 use crate::learn::learned::Learned;
 use crate::learn::model::Model;
+use crate::learn::selfplay_common::{opening, result_of};
 use crate::search::learner::TrainingSearch;
 use crate::search::minimax::MinimaxSearch;
 use std::sync::Arc;
@@ -28,40 +28,6 @@ pub struct GameOut {
     pub nodes: u64,
     /// +1 first side won, −1 second side won, 0 draw, `None` stopped at --max-plies.
     pub result: Option<i32>,
-}
-
-/// The seed of game `index` of a run.
-fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut r = SplitMix64::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    r.next_u64()
-}
-
-/// The starting history of game `index`: an opening drawn by the game's seed, then random plies.
-pub fn opening<G: Game>(
-    openings: &[GameHistory<G>],
-    args: &SelfPlayArgs,
-    index: u64,
-) -> GameHistory<G> {
-    let mut rng = SplitMix64::new(game_seed(args.seed, index));
-    let mut h = if openings.is_empty() {
-        GameHistory::new(G::startpos())
-    } else {
-        openings[rng.below(openings.len())].clone()
-    };
-    let mut moves = Vec::new();
-    for _ in 0..args.random_plies {
-        if h.outcome(&RuleOptions::default()).is_some() {
-            break;
-        }
-        moves.clear();
-        h.current().legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let mv = moves[rng.below(moves.len())];
-        h.push(mv);
-    }
-    h
 }
 
 /// Plays game `index` from `start` weights; the backups change a copy of them move by move, and
@@ -88,7 +54,8 @@ pub fn play<G: Game, F: FeatureSet<G>>(
     let mut minimax = args.minimax.then(MinimaxSearch::new);
     let mut td =
         (args.variant == Variant::Tdleaf).then(|| TdLeaf::new(learned.n_local, args.lambda));
-    let mut hist = opening(openings, args, index);
+    // The opening and random plies are drawn by the game's own seed (shared with learn results).
+    let mut hist = opening(openings, args.seed, args.random_plies, index);
     let rules = RuleOptions::default();
     let prov = r#"{"learner":"kishi","method":"self-play (in training)"}"#;
     let cap = args.score_cap as f64;
@@ -161,13 +128,4 @@ pub fn play<G: Game, F: FeatureSet<G>>(
         out.stats.add(&s);
     }
     Ok(out)
-}
-
-/// A game's result from the first player's side: 1 win, 0 draw, −1 loss.
-fn result_of(o: Outcome) -> i32 {
-    match o {
-        Outcome::Win(Side::First, _) => 1,
-        Outcome::Win(Side::Second, _) => -1,
-        Outcome::Draw(_) => 0,
-    }
 }

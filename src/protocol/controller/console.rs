@@ -91,6 +91,12 @@ impl<F: Flavour> Controller<F> {
         {
             return self.learn_texel(args);
         }
+        if args
+            .first()
+            .is_some_and(|m| crate::learn::results::is_results(m))
+        {
+            return self.learn_results(args);
+        }
         let a = match LearnArgs::try_parse(args, Some(<F::G as Game>::NAME)) {
             Ok(a) => a,
             Err(ArgsError::Help) => {
@@ -161,6 +167,15 @@ impl<F: Flavour> Controller<F> {
         let parsed = TexelArgs::try_parse(args, Some(<F::G as Game>::NAME));
         self.run_learner(parsed, &help_text(), |a, sink| {
             crate::games::learn_texel(a, sink).map(|s| s.describe())
+        })
+    }
+
+    /// `learn results …` at the console (self-play games fitted to their results).
+    fn learn_results(&mut self, args: &[String]) -> Result<(), String> {
+        use crate::learn::results::{help_text, ResultsArgs};
+        let parsed = ResultsArgs::try_parse(args, Some(<F::G as Game>::NAME));
+        self.run_learner(parsed, &help_text(), |a, sink| {
+            crate::games::learn_results(a, sink).map(|s| s.describe())
         })
     }
 

@@ -73,7 +73,7 @@ impl<F: Flavour> Controller<F> {
 
     /// `bench [depth]`: the search's fixed positions (`search::bench`) with the current evaluation,
     /// threads and hash size.
-    /// `learn mmto|ct …`: the learner, run to completion on this thread (the same parser and code
+    /// `learn <method> …`: the learner, run to completion on this thread (the same parser and code
     /// as `kishi learn`; the game is this dialect's unless `--game` says otherwise).
     pub(super) fn learn(&mut self, args: &[String]) -> Result<(), String> {
         if self.searching() {
@@ -258,6 +258,6 @@ pub(super) fn help_lines<F: Flavour>() -> Vec<String> {
         format!("info string   position startpos|{kw} <text> [moves ...]; go ...; stop; ponderhit; isready; setoption name N [value V]; quit"),
         "info string   d: board, position text, key and legal moves; eval: static evaluation".into(),
         "info string   bench [depth]: fixed search benchmark; perft N (= go perft N): move-path counts".into(),
-        "info string   learn mmto|ct --out DIR --data FILES [...]: learn weights (as `kishi learn`)".into(),
+        "info string   learn mmto|ct|texel|treestrap|rootstrap|tdleaf|results --out DIR [...]: learn weights (as `kishi learn`; `learn <method> --help`)".into(),
     ]
 }

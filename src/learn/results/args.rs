@@ -167,18 +167,7 @@ impl ResultsArgs {
         if c.max_plies == 0 {
             return Err("--max-plies must be at least 1".into());
         }
-        if c.iterations == 0 || c.epochs == 0 {
-            return Err("--iterations and --epochs must be at least 1".into());
-        }
-        if c.batch == 0 || c.batch > 1 << 24 {
-            return Err("--batch must be 1..16777216".into());
-        }
-        if !(c.lr > 0.0 && c.lr.is_finite()) {
-            return Err("--lr must be a positive number".into());
-        }
-        if !(c.l2 >= 0.0 && c.l2.is_finite()) {
-            return Err("--l2 must be a non-negative number".into());
-        }
+        crate::learn::texel::args::check_fit(c.iterations, c.epochs, c.batch, c.lr, c.l2)?;
         if !(1..=65_536).contains(&c.hash) {
             return Err("--hash must be 1..65536 MB".into());
         }

@@ -145,15 +145,7 @@ impl TexelArgs {
     fn check(c: Cli, default_game: Option<&str>) -> Result<Self, String> {
         let (game, shogi) = crate::learn::args::parse_game(c.game.as_deref(), default_game)?;
         let out = c.out.ok_or("--out DIR is required")?;
-        if c.iterations == 0 || c.epochs == 0 {
-            return Err("--iterations and --epochs must be at least 1".into());
-        }
-        if c.batch == 0 || c.batch > 1 << 24 {
-            return Err("--batch must be 1..16777216".into());
-        }
-        if !(c.lr > 0.0 && c.lr.is_finite()) {
-            return Err("--lr must be a positive number".into());
-        }
+        check_fit(c.iterations, c.epochs, c.batch, c.lr, c.l2)?;
         if !(0.0..=1.0).contains(&c.lambda) {
             return Err("--lambda must be in [0, 1]".into());
         }
@@ -165,9 +157,6 @@ impl TexelArgs {
         }
         if !(c.teacher_scale > 0.0 && c.teacher_scale.is_finite()) {
             return Err("--teacher-scale must be a positive number".into());
-        }
-        if !(c.l2 >= 0.0 && c.l2.is_finite()) {
-            return Err("--l2 must be a non-negative number".into());
         }
         let tables = c
             .tables
@@ -222,4 +211,27 @@ impl TexelArgs {
                 .map_or("default".to_string(), |p| p.display().to_string())
         )
     }
+}
+
+/// The checks of the fit's settings, shared with `learn results` (whose fits are texel's).
+pub(crate) fn check_fit(
+    iterations: u32,
+    epochs: u32,
+    batch: usize,
+    lr: f64,
+    l2: f64,
+) -> Result<(), String> {
+    if iterations == 0 || epochs == 0 {
+        return Err("--iterations and --epochs must be at least 1".into());
+    }
+    if batch == 0 || batch > 1 << 24 {
+        return Err("--batch must be 1..16777216".into());
+    }
+    if !(lr > 0.0 && lr.is_finite()) {
+        return Err("--lr must be a positive number".into());
+    }
+    if !(l2 >= 0.0 && l2.is_finite()) {
+        return Err("--l2 must be a non-negative number".into());
+    }
+    Ok(())
 }

@@ -23,6 +23,12 @@ Runs of `learn texel` (regression on a teacher's scores) have no J and no
 move agreement: their first two panels show the cross-entropy loss (train
 solid, test dashed) and the RMS difference from the teacher's score instead.
 
+Runs of `learn results` have a line per generation ("generation" instead of
+"iteration", the x axis): the first panel shows each generation's fresh loss
+(W_k on the results of the games it has just played, before any fit saw them;
+solid) and its fit's final loss on the pool of games (dashed); the second the
+first player's score and the share of games ended by resignation (%).
+
 With one run, colours tell the series apart; with several runs, colours tell
 the runs apart in the first, second and fourth panels, and line styles tell
 the runs apart in the piece-value panel (colour = piece).
@@ -95,9 +101,10 @@ def load_metrics(run: str) -> List[dict]:
             warn(f"{path}:{lineno}: skipped line (not a JSON object)")
             bad += 1
             continue
-        it = rec.get("iteration")
+        # `learn results` counts generations, the other learners iterations.
+        it = rec.get("iteration", rec.get("generation"))
         if isinstance(it, bool) or not isinstance(it, (int, float)) or not math.isfinite(it):
-            warn(f"{path}:{lineno}: skipped line (no numeric 'iteration')")
+            warn(f"{path}:{lineno}: skipped line (no numeric 'iteration' or 'generation')")
             bad += 1
             continue
         by_iter[int(it)] = rec
@@ -115,6 +122,23 @@ def num(rec: dict, key: str) -> float:
 
 def series(recs: Sequence[dict], key: str, scale: float = 1.0) -> List[float]:
     return [num(r, key) * scale for r in recs]
+
+
+def is_results(recs: Sequence[dict]) -> bool:
+    """A `learn results` run: one record per generation of self-play games and its fit."""
+    return any("generation" in r and "iteration" not in r for r in recs)
+
+
+def x_of(recs: Sequence[dict]) -> List[int]:
+    return [int(r.get("iteration", r.get("generation"))) for r in recs]
+
+
+def first_player_score(recs: Sequence[dict]) -> List[float]:
+    out = []
+    for r in recs:
+        g = num(r, "games")
+        out.append(100.0 * (num(r, "wins_first") + 0.5 * num(r, "draws")) / g if g > 0 else float("nan"))
+    return out
 
 
 def is_regression(recs: Sequence[dict]) -> bool:
@@ -197,12 +221,24 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
 
     any_table = False
     texel_runs = 0
+    results_runs = 0
     for k, ((run, recs), label) in enumerate(zip(data, labels)):
         path = metrics_path(run)
-        it = [int(r["iteration"]) for r in recs]
+        it = x_of(recs)
         pre = f"{label}: " if multi else ""
         c1, c2 = (run_colors[k], run_colors[k]) if multi else ("C0", "C1")
-        if is_regression(recs):
+        if is_results(recs):
+            results_runs += 1
+            ax_obj.plot(it, series(recs, "fresh_loss"), "-", color=c1, marker=".",
+                        label=f"{pre}W_k on its new games")
+            ax_obj.plot(it, series(recs, "train_loss"), "--", color=c2, marker=".",
+                        label=f"{pre}fit, on the pool")
+            ax_agr.plot(it, first_player_score(recs), "-", color=c1, marker=".",
+                        label=f"{pre}first player's score")
+            resign = [100.0 * a / b if b > 0 else float("nan")
+                      for a, b in zip(series(recs, "resignations"), series(recs, "games"))]
+            ax_agr.plot(it, resign, "--", color=c2, marker=".", label=f"{pre}games resigned")
+        elif is_regression(recs):
             texel_runs += 1
             ax_obj.plot(it, series(recs, "train_loss"), "-", color=c1, marker=".", label=f"{pre}train")
             ax_obj.plot(it, series(recs, "test_loss"), "--", color=c2, marker=".", label=f"{pre}test")
@@ -238,7 +274,16 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
             ax_tab.plot(it, [v if v > 0 else float("nan") for v in vals], ls, color=col, marker=".",
                         label=f"{pre}{name}")
 
-    if texel_runs == len(data):
+    if results_runs == len(data):
+        ax_obj.set_title("loss against the game results")
+        ax_obj.set_ylabel("cross-entropy")
+        ax_agr.set_title("self-play games")
+        ax_agr.set_ylabel("%")
+    elif results_runs:
+        warn("learn results runs and other runs in one plot: the first two panels mix their measures")
+        ax_obj.set_title("loss or objective")
+        ax_agr.set_title("agreement, error or self-play figures")
+    elif texel_runs == len(data):
         ax_obj.set_title("cross-entropy loss against the teacher")
         ax_obj.set_ylabel("loss: train (solid), test (dashed)")
         ax_agr.set_title("RMS difference from the teacher's score")
@@ -254,8 +299,9 @@ def plot(runs: Sequence[str], labels: Sequence[str], out: str, game: Optional[st
     ax_pv.set_title("piece values")
     ax_pv.set_ylabel("value")
     ax_tab.set_title("learned tables: L1 norm")
+    xlabel = "generation" if results_runs == len(data) else "iteration"
     for ax in (ax_obj, ax_agr, ax_pv, ax_tab):
-        ax.set_xlabel("iteration")
+        ax.set_xlabel(xlabel)
         ax.grid(True, alpha=0.3)
         ax.xaxis.get_major_locator().set_params(integer=True)
     ax_obj.legend(fontsize="small")

@@ -1,7 +1,8 @@
 //! `learn results` (self-play games fitted to their results by `learn texel`), tiny and fast:
 //! * a two-generation shogi run writes the current weights, one metrics line and one games file
 //!   per generation, whose records read back as legal games with stated results, as many as
-//!   `--games`; the weights moved from the start;
+//!   `--games`; the weights moved from the start; each generation's fresh loss (W_k on its own
+//!   new games) is measured, and for generation 0 equals its fit's first measurement;
 //! * `--threads 2` plays the same games and learns the same weights as one thread;
 //! * a run stopped after one generation and resumed with `--generations 2` ends bit-identical to
 //!   the straight run, and so does a generation interrupted after its games file (reused, its fit
@@ -128,7 +129,26 @@ fn a_tiny_run_writes_legal_games_weights_and_metrics() {
         assert_eq!(l["piece_values"].as_array().unwrap().len(), 13, "{l}");
         assert!(l["train_loss"].as_f64().is_some(), "{l}");
         assert_eq!(l["pool_generations"], k as u64 + 1);
+        let fresh = l["fresh_loss"].as_f64().unwrap_or(f64::NAN);
+        assert!(fresh > 0.0 && fresh < 5.0, "{l}");
+        assert!(l["fresh_positions"].as_u64().unwrap() > 0, "{l}");
     }
+    // Generation 0's fit sees only its own games and starts from W_0: its first measurement (the
+    // fit's iteration 0) is the same loss of the same weights on the same positions as the
+    // generation's fresh loss, measured separately before the fit.
+    let fit0: Vec<serde_json::Value> =
+        String::from_utf8(read(&d.join("gen-000/fit/metrics.jsonl")))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    assert_eq!(fit0[0]["iteration"], 0);
+    assert_eq!(lines[0]["fresh_loss"], fit0[0]["train_loss"]);
+    // (Positions whose leaf is a mate are left out of both; the fit counts them apart.)
+    assert_eq!(
+        lines[0]["fresh_positions"].as_u64().unwrap() + fit0[0]["mates_skipped"].as_u64().unwrap(),
+        fit0[0]["train_positions"].as_u64().unwrap()
+    );
     for (k, line) in lines.iter().enumerate() {
         let path = d.join(format!("gen-{k:03}/games.txt"));
         let records: Vec<_> = ShogiPos::open_records(&path)

@@ -169,3 +169,38 @@ def test_texel_runs_plot_loss_and_rms_against_the_teacher(tmp_path, monkeypatch)
     assert list(loss.lines[1].get_ydata()) == pytest.approx([r["test_loss"] for r in recs])
     assert list(rms.lines[0].get_ydata()) == pytest.approx([r["train_rms_teacher"] for r in recs])
     assert "loss" in loss.get_title() and "teacher" in rms.get_title()
+
+
+def test_results_runs_plot_fresh_loss_and_self_play_by_generation(tmp_path, monkeypatch):
+    """`learn results` metrics (a line per generation, no "iteration") plot the fresh and fit
+    losses and the first player's score against the generation."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    d = tmp_path / "results"
+    d.mkdir()
+    recs = [{"generation": g, "games": 100, "wins_first": 40 + g, "draws": 2, "losses_first": 58 - g,
+             "resignations": 80, "fresh_loss": 0.60 - 0.01 * g, "train_loss": 0.58 - 0.01 * g,
+             "piece_values": [30 * (j + 1) for j in range(13)],
+             "tables": {"kp": {"nonzero": 10, "l1": 1000 * (g + 1), "learned": True}}}
+            for g in range(3)]
+    with open(d / "metrics.jsonl", "w") as f:
+        for r in recs:
+            f.write(json.dumps(r) + "\n")
+    saved = []
+    orig = Figure.savefig
+
+    def capture(self, *a, **k):
+        saved.append(self)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    out = str(tmp_path / "results.png")
+    load_module().plot([str(d)], ["results"], out, None, None)
+    assert_png(out)
+    loss, games = saved[0].axes[0], saved[0].axes[1]
+    assert list(loss.lines[0].get_xdata()) == [0, 1, 2]
+    assert list(loss.lines[0].get_ydata()) == pytest.approx([r["fresh_loss"] for r in recs])
+    assert list(loss.lines[1].get_ydata()) == pytest.approx([r["train_loss"] for r in recs])
+    assert list(games.lines[0].get_ydata()) == pytest.approx([41.0, 42.0, 43.0])
+    assert loss.get_xlabel() == "generation"

@@ -74,6 +74,11 @@ struct Line {
     /// The games file of an interrupted run was reused (its timings are the original's).
     games_reused: bool,
     pool_generations: u32,
+    /// W_k's loss on the results of this generation's games, before any fit has seen them: the
+    /// run's held-out measure (each generation's games are new data, from W_k's own play).
+    fresh_loss: Num,
+    fresh_positions: usize,
+    /// The fit's final loss on the pool's games (its training set).
     train_loss: Num,
     piece_values: Vec<i32>,
     tables: TablesByName,
@@ -202,6 +207,14 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         std::fs::create_dir_all(&gdir).map_err(|e| format!("{}: {e}", gdir.display()))?;
         let init = params_path(dir, k);
         let (stats, reused) = generation_games::<G, F>(args, &book, k, &init, out)?;
+        let slope = crate::learn::objective::params::default_j2_slope(args.shogi);
+        let fresh = texel::measure::loss_on_results::<G, F>(
+            &[gen_dir(dir, k).join("games.txt")],
+            &read_params(&init, F::num_params())?,
+            &args.tables,
+            slope,
+            args.threads,
+        )?;
 
         // The fit: W_k towards the results of the pool's games (λ = 0: the targets are results).
         let first = match args.pool {
@@ -222,7 +235,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             batch: args.batch,
             lr: args.lr,
             lambda: 0.0,
-            slope: crate::learn::objective::params::default_j2_slope(args.shogi),
+            slope,
             teacher_scale: 1.0,
             l2: args.l2,
             quiet_only: false,
@@ -258,6 +271,8 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             games_per_hour: fixed6(stats.games as f64 * 3600.0 / stats.seconds.max(1e-9)),
             games_reused: reused,
             pool_generations: k + 1 - first,
+            fresh_loss: fixed6(fresh.loss),
+            fresh_positions: fresh.positions,
             train_loss: fixed6(fit.test_loss),
             piece_values: piece_values.clone(),
             tables,
@@ -268,13 +283,14 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         write_state(&state_path, k + 1, &fingerprint)?;
         let _ = writeln!(
             out,
-            "info string learn: generation {k}: first player W/D/L {}/{}/{} ({} resigned, {} at --max-plies, {:.1} plies a game), fit loss {:.6} on {} generations, piece values {:?}, games {:.1} s, fit {:.1} s",
+            "info string learn: generation {k}: first player W/D/L {}/{}/{} ({} resigned, {} at --max-plies, {:.1} plies a game), W_{k}'s loss on them {:.6}, fit loss {:.6} on {} generations, piece values {:?}, games {:.1} s, fit {:.1} s",
             stats.wins_first,
             stats.draws,
             stats.losses_first,
             stats.resignations,
             stats.max_plies,
             stats.plies as f64 / stats.games.max(1) as f64,
+            fresh.loss,
             fit.test_loss,
             k + 1 - first,
             piece_values,

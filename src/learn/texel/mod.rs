@@ -7,13 +7,14 @@
 //! information per position than a game result or a single expert move.
 //!
 //! One concern per file: `args` (the command line), `data` (positions and targets), `leaves` (the
-//! quiescence leaves as compact feature vectors), `optim` (loss, gradient, Adam) and `run`
+//! quiescence leaves as compact feature vectors), `measure` (the loss of fixed weights), `optim` (loss, gradient, Adam) and `run`
 //! (iterations, metrics, weight files, checkpoints and resume). The float weights are the shared
 //! `learn::model`.
 
 pub mod args;
 pub mod data;
 pub mod leaves;
+pub mod measure;
 pub mod optim;
 pub mod run;
 

@@ -237,11 +237,20 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         lines += 1;
         let _ = writeln!(
             out,
-            "info string learn: iteration {done}: train loss {:.6} test loss {:.6}, rms vs teacher train {:.1} test {:.1} ({} mates skipped), leaves {:.1} s",
+            "info string learn: iteration {done}: train loss {:.6} {}, rms vs teacher train {:.1} {} ({} mates skipped), leaves {:.1} s",
             tr_fit.loss,
-            te_fit.loss,
+            // Without a test set there is no test figure to print (not a loss of 0).
+            if te_fit.used > 0 {
+                format!("test loss {:.6}", te_fit.loss)
+            } else {
+                "(no test set)".to_string()
+            },
             tr_fit.rms_teacher,
-            te_fit.rms_teacher,
+            if te_fit.used > 0 {
+                format!("test {:.1}", te_fit.rms_teacher)
+            } else {
+                "(no test set)".to_string()
+            },
             tr_leaves.skipped() + te_leaves.skipped(),
             secs_leaves
         );

@@ -8,10 +8,12 @@
 //!   the straight run, and so does a generation interrupted after its games file (reused, its fit
 //!   resumed from texel's checkpoint);
 //! * a resume with other settings, and a new run over an old one, are refused;
+//! * `--lambda` mixes the search's scores (a `#scores` line per game) into the fit without
+//!   changing the games, and `--nodes-spread` makes other games, alike for any thread count;
 //! * bad arguments are errors (exit 2), never panics.
 
 use kishi::eval::{FeatureSet, Verify, Weights};
-use kishi::game::records::{GameRecords, RecordResult};
+use kishi::game::records::{GameRecords, RecordResult, TEACHER_SCORES};
 use kishi::game::Game;
 use kishi::learn::checkpoint::read_params;
 use kishi::shogi::features::Bonanza;
@@ -158,8 +160,20 @@ fn a_tiny_run_writes_legal_games_weights_and_metrics() {
         assert_eq!(records.len(), GAMES, "{}", path.display());
         // The comment line before each record says how the game ended.
         let text = String::from_utf8(read(&path)).unwrap();
-        let ends: Vec<&str> = text.lines().filter(|l| l.starts_with('#')).collect();
+        let ends: Vec<&str> = text.lines().filter(|l| l.starts_with("# ")).collect();
         assert_eq!(ends.len(), GAMES);
+        // And a `#scores` line holds the play search's score of every position of it.
+        let scores: Vec<&str> = text.lines().filter(|l| l.starts_with("#scores")).collect();
+        assert_eq!(scores.len(), GAMES);
+        for (r, s) in records.iter().zip(&scores) {
+            let v: Vec<i32> = s
+                .split_whitespace()
+                .skip(1)
+                .map(|w| w.parse::<i32>().unwrap())
+                .collect();
+            assert_eq!(v.len(), r.moves.len(), "{s}");
+            assert_eq!(r.meta(TEACHER_SCORES), Some(s["#scores".len()..].trim()));
+        }
         let (mut resigned, mut cut) = (0, 0);
         for (r, end) in records.iter().zip(&ends) {
             let mut pos = r.start.clone();
@@ -258,6 +272,41 @@ fn an_interrupted_generation_reuses_its_games_and_resumes_its_fit() {
 }
 
 #[test]
+fn lambda_mixes_the_scores_into_the_fit_and_a_nodes_spread_varies_the_games() {
+    let base = reference();
+    // --lambda changes the fit's targets, not the games.
+    let d = tmpdir("lambda");
+    ok(learn(&d, &["--generations", "1", "--lambda", "0.5"]));
+    assert_eq!(
+        read(&d.join("gen-000/games.txt")),
+        read(&base.join("gen-000/games.txt"))
+    );
+    assert_ne!(
+        read(&d.join("gen-000/fit/params.bin")),
+        read(&base.join("gen-000/fit/params.bin")),
+        "the search's scores moved the fit elsewhere"
+    );
+    // And it is a setting a resume must share.
+    let err = refused(learn(&d, &["--generations", "2", "--resume"]));
+    assert!(err.contains("refusing to resume"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+
+    // --nodes-spread: other games, the same for any thread count.
+    let games = |extra: &[&str], name: &str| {
+        let d = tmpdir(name);
+        let mut a = vec!["--generations", "1", "--nodes-spread", "300"];
+        a.extend_from_slice(extra);
+        ok(learn(&d, &a));
+        let g = read(&d.join("gen-000/games.txt"));
+        let _ = std::fs::remove_dir_all(&d);
+        g
+    };
+    let one = games(&["--threads", "1"], "spread1");
+    assert_ne!(one, read(&base.join("gen-000/games.txt")));
+    assert_eq!(one, games(&["--threads", "2"], "spread2"));
+}
+
+#[test]
 fn other_settings_and_a_second_run_over_an_old_one_are_refused() {
     let d = tmpdir("refused");
     ok(learn(&d, &["--generations", "1", "--games", "2"]));
@@ -296,6 +345,8 @@ fn bad_arguments_are_errors() {
         vec!["--lr", "-1"],
         vec!["--init", "/nonexistent/weights.kwt"],
         vec!["--game", "go"],
+        vec!["--lambda", "1.5"],
+        vec!["--nodes-spread", "-3"],
     ] {
         refused(learn(&d, &args));
     }

@@ -57,6 +57,40 @@ fn epd_teacher_scores_and_results_reach_the_samples() {
 }
 
 #[test]
+fn a_games_scores_line_labels_every_position_and_a_bad_one_is_refused() {
+    let d = tmpdir("scores");
+    let f = d.join("g.txt");
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    std::fs::write(
+        &f,
+        format!("#scores 30 -25 40\n1-0 3 fen {start} moves e2e4 e7e5 g1f3\n"),
+    )
+    .unwrap();
+    let ds = dataset::load::<ChessPos>(&DataOptions {
+        train_files: vec![f.clone()],
+        ..Default::default()
+    })
+    .expect("the file loads");
+    let teachers: Vec<Option<i32>> = ds.train.iter().map(|s| s.teacher).collect();
+    assert_eq!(teachers, vec![Some(30), Some(-25), Some(40)]);
+    // A scores line with a score per move missing (or not a number) is an error, not a guess.
+    for bad in ["#scores 30 -25", "#scores 30 -25 x"] {
+        std::fs::write(
+            &f,
+            format!("{bad}\n1-0 3 fen {start} moves e2e4 e7e5 g1f3\n"),
+        )
+        .unwrap();
+        let Err(e) = dataset::load::<ChessPos>(&DataOptions {
+            train_files: vec![f.clone()],
+            ..Default::default()
+        }) else {
+            panic!("{bad}: the file was accepted");
+        };
+        assert!(e.contains("one integer score per move"), "{e}");
+    }
+}
+
+#[test]
 fn the_gradient_equals_finite_differences() {
     // Three positions over four weights, one with a constant part, one skipped.
     let leaves = Leaves {

@@ -5,7 +5,7 @@
 
 use kishi::chess::records::{epd::EpdReader, pgn::PgnReader};
 use kishi::chess::ChessPos;
-use kishi::game::records::{collect, LineReader, Record, RecordResult};
+use kishi::game::records::{collect, LineReader, Record, RecordResult, TEACHER_SCORES};
 use kishi::game::{Game, Side};
 use kishi::shogi::records::{csa::CsaReader, kif::KifReader};
 use kishi::shogi::ShogiPos;
@@ -87,6 +87,28 @@ fn line_format_reports_bad_lines_and_keeps_reading() {
     assert!(errors[1].message.contains("bad result"), "{}", errors[1]);
     assert!(errors[2].message.contains("e2e5"), "{}", errors[2]);
     assert!(errors[3].file == "t.txt");
+}
+
+#[test]
+fn line_format_attaches_a_scores_comment_to_the_next_record_only() {
+    let text = "\
+# a comment, not scores
+#scores 10 -20
+1-0 2 fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5
+#scoresX 1 2
+# scores 1 2
+1-0 2 fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves d2d4 d7d5
+#scores 5
+0-1 1 fen 8/8/8/8/8/8/8/K6k w - - 0 1 moves a1b1
+";
+    let (games, errors) = collect(LineReader::<ChessPos, _>::new("t.txt", Cursor::new(text)));
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].meta(TEACHER_SCORES), Some("10 -20"));
+    // Other comments (even ones that begin alike) are not scores, and a record's scores do not
+    // carry over to the next one.
+    assert_eq!(games[1].meta(TEACHER_SCORES), None);
+    assert_eq!(games[2].meta(TEACHER_SCORES), Some("5"));
 }
 
 // ------------------------------------------------------------------------------------------------

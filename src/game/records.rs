@@ -52,6 +52,16 @@ pub const PLY_UNKNOWN: &str = "ply-unknown";
 /// `learn texel`. The position's own label, so it belongs to the first position only.
 pub const TEACHER_SCORE: &str = "teacher-score";
 
+/// Metadata key of a search's score of every position of a record, one per move, each from the
+/// side to move before that move, separated by spaces (`learn results` writes them for its
+/// self-play games: the search that chose the move scored the position so). In the line format
+/// they come on a comment line `#scores <s1> <s2> ...` before the record's line, which readers
+/// that do not know it skip as any comment.
+pub const TEACHER_SCORES: &str = "teacher-scores";
+
+/// The comment that carries `TEACHER_SCORES` in the line format.
+pub const SCORES_COMMENT: &str = "#scores";
+
 /// One game: start position, the moves played (all legal), the stated result, and metadata
 /// (tags, players, how the game ended) as ordered key/value pairs.
 #[derive(Debug, Clone)]
@@ -192,10 +202,31 @@ impl<R: BufRead> NumberedLines<R> {
     /// The next line that holds a record (blank lines and `#` comments skipped), or a read error
     /// tagged with `file`: the shared loop of the one-record-per-line formats.
     pub fn next_record_line(&mut self, file: &str) -> Option<Result<(usize, String), RecordError>> {
+        self.next_record_line_noting(file, "", &mut None)
+    }
+
+    /// As `next_record_line`, and the text after `tag` of the last comment line since the
+    /// previous record that starts with `tag` (a non-empty tag) goes to `note` (else `None`).
+    pub fn next_record_line_noting(
+        &mut self,
+        file: &str,
+        tag: &str,
+        note: &mut Option<String>,
+    ) -> Option<Result<(usize, String), RecordError>> {
+        *note = None;
         loop {
             match self.next()? {
                 Ok((n, text)) => {
-                    if text.trim().is_empty() || text.trim_start().starts_with('#') {
+                    let t = text.trim_start();
+                    if !tag.is_empty() {
+                        if let Some(rest) = t.strip_prefix(tag) {
+                            if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                                *note = Some(rest.trim().to_string());
+                                continue;
+                            }
+                        }
+                    }
+                    if t.trim_end().is_empty() || t.starts_with('#') {
                         continue;
                     }
                     return Some(Ok((n, text)));
@@ -279,15 +310,24 @@ impl<G: Game, R: BufRead> Iterator for LineReader<G, R> {
     type Item = Result<Record<G>, RecordError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (line_no, text) = match self.lines.next_record_line(&self.file)? {
-            Ok(x) => x,
-            Err(e) => return Some(Err(e)),
-        };
-        Some(parse_line::<G>(&text).map_err(|e| RecordError {
+        let mut scores = None;
+        let (line_no, text) =
+            match self
+                .lines
+                .next_record_line_noting(&self.file, SCORES_COMMENT, &mut scores)?
+            {
+                Ok(x) => x,
+                Err(e) => return Some(Err(e)),
+            };
+        let mut rec = parse_line::<G>(&text).map_err(|e| RecordError {
             file: self.file.clone(),
             line: line_no,
             message: e.0,
-        }))
+        });
+        if let (Ok(r), Some(s)) = (&mut rec, scores) {
+            r.meta.push((TEACHER_SCORES.to_string(), s));
+        }
+        Some(rec)
     }
 }
 

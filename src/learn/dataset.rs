@@ -26,7 +26,8 @@ pub struct Sample<G: Game> {
     /// record does not state one (`*`).
     pub result: Option<f64>,
     /// A teacher's score of this position from its side to move (evaluation units), when the
-    /// record carries one for its start position (`records::TEACHER_SCORE`): `learn texel`'s target.
+    /// record carries one for its start position (`records::TEACHER_SCORE`) or for every position
+    /// (`records::TEACHER_SCORES`): `learn texel`'s target.
     pub teacher: Option<i32>,
 }
 
@@ -231,6 +232,25 @@ pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
                         }
                     },
                 };
+                // A search's score of every position (`learn results`' self-play games).
+                let scores: Option<Vec<i32>> = match rec.meta(crate::game::records::TEACHER_SCORES)
+                {
+                    None => None,
+                    Some(t) => {
+                        let v: Result<Vec<i32>, _> =
+                            t.split_whitespace().map(str::parse::<i32>).collect();
+                        match v {
+                            Ok(v) if v.len() == rec.moves.len() => Some(v),
+                            _ => {
+                                return Err(format!(
+                                    "{}: a record's scores line does not hold one integer score per move ({} moves)",
+                                    path.display(),
+                                    rec.moves.len()
+                                ))
+                            }
+                        }
+                    }
+                };
                 for (ply, (pos, mv)) in rec.positions().enumerate() {
                     // Plies counted from the game's start (a book line starts mid-game); a
                     // position of unknown move number is not skipped.
@@ -260,7 +280,11 @@ pub fn load<G: GameRecords>(opts: &DataOptions) -> Result<Dataset<G>, String> {
                         ply: ply as u32,
                         plies: rec.moves.len() as u32,
                         result,
-                        teacher: if ply == 0 { teacher } else { None },
+                        teacher: match &scores {
+                            Some(v) => Some(v[ply]),
+                            None if ply == 0 => teacher,
+                            None => None,
+                        },
                     });
                 }
             }

@@ -36,6 +36,12 @@ struct Cli {
     /// odd ones)
     #[arg(long, value_name = "N", default_value_t = 1000)]
     nodes: u64,
+    /// each side of a game searches up to this many nodes more, drawn per game and side from the
+    /// game's seed: without it (or random plies) a game is decided by its opening and which side
+    /// has the 100 extra nodes, so a generation has at most twice as many distinct games as the
+    /// book has openings
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    nodes_spread: u64,
     /// a side whose search score is at most −S on --resign-moves consecutive own moves resigns
     #[arg(long, value_name = "S", default_value_t = 1000)]
     resign_score: i32,
@@ -82,6 +88,11 @@ struct Cli {
     /// the fit's L2 pull towards the generation's starting weights (`learn texel --l2`)
     #[arg(long, value_name = "X", default_value_t = 0.0)]
     l2: f64,
+    /// weight of the play search's own score of each position in the fit's target, the rest
+    /// being the game's result: y = λ·g(score) + (1 − λ)·result (`learn texel --lambda`; 0: the
+    /// result alone)
+    #[arg(long, value_name = "L", default_value_t = 0.0)]
+    lambda: f64,
     /// transposition table of each side's search, MB (cleared at the start of every game)
     #[arg(long, value_name = "MB", default_value_t = 4)]
     hash: usize,
@@ -106,6 +117,7 @@ pub struct ResultsArgs {
     pub generations: u32,
     pub games: u64,
     pub nodes: u64,
+    pub nodes_spread: u64,
     pub resign_score: i32,
     pub resign_moves: u32,
     pub max_plies: u32,
@@ -120,6 +132,7 @@ pub struct ResultsArgs {
     pub batch: usize,
     pub lr: f64,
     pub l2: f64,
+    pub lambda: f64,
     pub hash_mb: usize,
     pub threads: usize,
     pub resume: bool,
@@ -158,6 +171,12 @@ impl ResultsArgs {
         if c.nodes == 0 || c.nodes > 1 << 40 {
             return Err("--nodes must be at least 1".into());
         }
+        if c.nodes_spread > 1 << 40 {
+            return Err("--nodes-spread is too large".into());
+        }
+        if !(0.0..=1.0).contains(&c.lambda) {
+            return Err("--lambda must be in 0..1".into());
+        }
         if !(1..=30_000).contains(&c.resign_score) {
             return Err("--resign-score must be 1..30000".into());
         }
@@ -194,6 +213,7 @@ impl ResultsArgs {
             generations: c.generations,
             games: c.games,
             nodes: c.nodes,
+            nodes_spread: c.nodes_spread,
             resign_score: c.resign_score,
             resign_moves: c.resign_moves,
             max_plies: c.max_plies,
@@ -208,6 +228,7 @@ impl ResultsArgs {
             batch: c.batch,
             lr: c.lr,
             l2: c.l2,
+            lambda: c.lambda,
             hash_mb: c.hash,
             threads: c.threads.clamp(1, 256),
             resume: c.resume,
@@ -238,6 +259,19 @@ impl ResultsArgs {
             self.lr,
             self.l2,
             self.hash_mb
-        )
+        ) + &self.newer_settings()
+    }
+
+    /// The settings added after runs were made without them, in the fingerprint only when they
+    /// differ from their defaults, so that those runs can still be resumed.
+    fn newer_settings(&self) -> String {
+        let mut s = String::new();
+        if self.nodes_spread != 0 {
+            s += &format!(" nodes_spread={}", self.nodes_spread);
+        }
+        if self.lambda != 0.0 {
+            s += &format!(" lambda={:e}", self.lambda);
+        }
+        s
     }
 }

@@ -3,7 +3,8 @@
 //! nodes more than the other, as the match script does, so that the two sides' searches differ:
 //! the second player in even-numbered games, the first in odd ones, so that the extra nodes do
 //! not favour one colour in the results the fit learns from), and adjudicated by resignation, a
-//! ply limit or the rules.
+//! ply limit or the rules. The games file holds, before each record, the search's score of every
+//! position (a `#scores` comment line), for fits that mix scores into their targets (`--lambda`).
 //!
 //! Determinism: a game depends only on the weights, its generation and index, and the settings.
 //! Each side has its own engine (as in a match of two processes), its table and ordering
@@ -11,10 +12,11 @@
 //! on any thread at any load; so the games are the same for any `--threads`.
 
 use super::args::ResultsArgs;
+use crate::eval::rng::SplitMix64;
 use crate::eval::{FeatureSet, LinearEval, Weights};
-use crate::game::records::{Record, RecordResult};
+use crate::game::records::{self, Record, RecordResult};
 use crate::game::{Game, GameHistory, Outcome, RuleOptions, Side};
-use crate::learn::selfplay_common::{opening, result_of};
+use crate::learn::selfplay_common::{game_seed, opening, result_of};
 use crate::search::{Engine, Limits};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
@@ -73,6 +75,8 @@ impl End {
 pub struct PlayedGame<G: Game> {
     /// From the position the search took over (after the opening and random plies).
     pub record: Record<G>,
+    /// The search's score of the position before each move, from its side to move.
+    pub scores: Vec<i32>,
     pub end: End,
     /// Nodes searched by both sides.
     pub nodes: u64,
@@ -168,6 +172,13 @@ pub fn play_generation<G: Game, F: FeatureSet<G>>(
             g.end.describe(),
             g.record.moves.len()
         ));
+        // The search's scores on a comment line of their own, which the line format's reader
+        // attaches to the record below (`records::TEACHER_SCORES`) and other readers skip.
+        out.text.push_str(records::SCORES_COMMENT);
+        for s in &g.scores {
+            out.text.push_str(&format!(" {s}"));
+        }
+        out.text.push('\n');
         out.text.push_str(&g.record.to_line());
         out.text.push('\n');
     }
@@ -190,8 +201,20 @@ fn play_game<G: Game, E: crate::eval::Evaluator<G> + Clone>(
     for e in engines.iter_mut() {
         e.clear_hash();
     }
+    // Each side's extra nodes for this game (`--nodes-spread`), from a stream of the game's seed
+    // apart from the opening's.
+    let spread = if args.nodes_spread > 0 {
+        let mut r = SplitMix64::new(game_seed(args.seed, global) ^ 0x6e6f_6465_7370_7264);
+        [
+            r.below(args.nodes_spread as usize + 1) as u64,
+            r.below(args.nodes_spread as usize + 1) as u64,
+        ]
+    } else {
+        [0, 0]
+    };
     let rules = RuleOptions::default();
     let mut nodes = 0;
+    let mut scores = Vec::new();
     let mut low = [0u32; 2];
     let end = loop {
         if let Some(o) = hist.outcome(&rules) {
@@ -208,7 +231,7 @@ fn play_game<G: Game, E: crate::eval::Evaluator<G> + Clone>(
             Side::First
         };
         let limits = Limits {
-            nodes: Some(args.nodes + if side == more { 100 } else { 0 }),
+            nodes: Some(args.nodes + spread[side.index()] + if side == more { 100 } else { 0 }),
             ..Default::default()
         };
         let r = engines[side.index()].search_sync(&hist, &limits, Box::new(|_| {}));
@@ -229,7 +252,13 @@ fn play_game<G: Game, E: crate::eval::Evaluator<G> + Clone>(
         };
         hist.push(mv);
         record.moves.push(mv);
+        scores.push(r.score);
     };
     record.result = Some(end.result());
-    Ok(PlayedGame { record, end, nodes })
+    Ok(PlayedGame {
+        record,
+        scores,
+        end,
+        nodes,
+    })
 }

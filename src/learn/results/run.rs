@@ -216,7 +216,8 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             args.threads,
         )?;
 
-        // The fit: W_k towards the results of the pool's games (λ = 0: the targets are results).
+        // The fit: W_k towards the results of the pool's games, mixed with the play search's
+        // scores of their positions when --lambda > 0.
         let first = match args.pool {
             0 => 0,
             p => (k + 1).saturating_sub(p),
@@ -234,7 +235,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             epochs: args.epochs,
             batch: args.batch,
             lr: args.lr,
-            lambda: 0.0,
+            lambda: args.lambda,
             slope,
             teacher_scale: 1.0,
             l2: args.l2,

@@ -63,6 +63,22 @@ def assert_png(path):
     assert width > 100 and height > 100
 
 
+def capture_figures(monkeypatch):
+    """Every figure the script saves, in order (Figure.savefig wrapped, still writing the file)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    saved = []
+    orig = Figure.savefig
+
+    def capture(self, *a, **k):
+        saved.append(self)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(Figure, "savefig", capture)
+    return saved
+
+
 def test_two_runs_overlay_with_partial_last_line(tmp_path):
     # a shogi run whose last line is half written (a run in progress) and a chess run
     a = write_metrics(str(tmp_path / "mmto"), 13, tail='{"iteration": 6, "J": 0.2')
@@ -107,9 +123,6 @@ def test_label_count_mismatch(tmp_path, capsys):
 
 
 def test_strict_plots_agreement_with_ties_as_misses(tmp_path, monkeypatch):
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
     d = write_metrics(str(tmp_path / "run"), 10, iterations=3)
     path = os.path.join(d, "metrics.jsonl")
     with open(path) as f:
@@ -119,14 +132,7 @@ def test_strict_plots_agreement_with_ties_as_misses(tmp_path, monkeypatch):
             r["agreement_train_strict"] = r["agreement_train"] / 2
             r["agreement_test_strict"] = r["agreement_test"] / 4
             f.write(json.dumps(r) + "\n")
-    saved = []
-    orig = Figure.savefig
-
-    def capture(self, *a, **k):
-        saved.append(self)
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(Figure, "savefig", capture)
+    saved = capture_figures(monkeypatch)
     mod = load_module()
     for strict in (False, True):
         mod.plot([d], ["run"], str(tmp_path / f"{strict}.png"), "chess", None, strict)
@@ -141,9 +147,6 @@ def test_strict_plots_agreement_with_ties_as_misses(tmp_path, monkeypatch):
 def test_texel_runs_plot_loss_and_rms_against_the_teacher(tmp_path, monkeypatch):
     """`learn texel` metrics (no J, no agreement) fill the first two panels with the loss and the
     RMS difference from the teacher, not with empty axes."""
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
     d = tmp_path / "texel"
     d.mkdir()
     recs = [{"iteration": i, "train_loss": 0.65 - 0.001 * i, "test_loss": 0.66 - 0.001 * i,
@@ -154,14 +157,7 @@ def test_texel_runs_plot_loss_and_rms_against_the_teacher(tmp_path, monkeypatch)
     with open(d / "metrics.jsonl", "w") as f:
         for r in recs:
             f.write(json.dumps(r) + "\n")
-    saved = []
-    orig = Figure.savefig
-
-    def capture(self, *a, **k):
-        saved.append(self)
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(Figure, "savefig", capture)
+    saved = capture_figures(monkeypatch)
     out = str(tmp_path / "texel.png")
     load_module().plot([str(d)], ["texel"], out, "chess", None)
     assert_png(out)
@@ -174,9 +170,6 @@ def test_texel_runs_plot_loss_and_rms_against_the_teacher(tmp_path, monkeypatch)
 def test_results_runs_plot_fresh_loss_and_self_play_by_generation(tmp_path, monkeypatch):
     """`learn results` metrics (a line per generation, no "iteration") plot the fresh and fit
     losses and the first player's score against the generation."""
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib.figure import Figure
     d = tmp_path / "results"
     d.mkdir()
     recs = [{"generation": g, "games": 100, "wins_first": 40 + g, "draws": 2, "losses_first": 58 - g,
@@ -187,14 +180,7 @@ def test_results_runs_plot_fresh_loss_and_self_play_by_generation(tmp_path, monk
     with open(d / "metrics.jsonl", "w") as f:
         for r in recs:
             f.write(json.dumps(r) + "\n")
-    saved = []
-    orig = Figure.savefig
-
-    def capture(self, *a, **k):
-        saved.append(self)
-        return orig(self, *a, **k)
-
-    monkeypatch.setattr(Figure, "savefig", capture)
+    saved = capture_figures(monkeypatch)
     out = str(tmp_path / "results.png")
     load_module().plot([str(d)], ["results"], out, None, None)
     assert_png(out)

@@ -322,6 +322,91 @@ fn piece_values_move_to_the_teachers_and_a_resumed_run_is_exact() {
 }
 
 #[test]
+fn a_test_set_without_teacher_scores_has_no_rms_rather_than_zero() {
+    // The test positions carry results only (a games file's kind): their loss is measured, but
+    // an RMS against a teacher they do not have must be absent, not 0 (which reads as perfect).
+    let d = tmpdir("norms");
+    let (data, test) = (d.join("train.epd"), d.join("test.epd"));
+    write_labelled(&data, 20, 1);
+    write_labelled(&test, 5, 2);
+    let results_only: String = std::fs::read_to_string(&test)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let head = l.split(" ce ").next().unwrap();
+            let r = ["1-0", "0-1", "1/2-1/2"][i % 3];
+            format!("{head} c9 \"{r}\";\n")
+        })
+        .collect();
+    std::fs::write(&test, results_only).unwrap();
+    let (_, init) = write_init(&d, [[300; 5]; 2]);
+    let run = d.join("run");
+    let o = kishi()
+        .args(["learn", "texel", "--game", "chess", "--out"])
+        .arg(&run)
+        .arg("--data")
+        .arg(&data)
+        .arg("--test")
+        .arg(&test)
+        .arg("--init")
+        .arg(&init)
+        .args([
+            "--tables",
+            "material",
+            "--batch",
+            "64",
+            "--iterations",
+            "1",
+            "--lambda",
+            "0.5",
+        ])
+        .output()
+        .expect("kishi runs");
+    ok(&o);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("test (no teacher scores)"),
+        "the progress line names the missing RMS: {text}"
+    );
+    for line in std::fs::read_to_string(run.join("metrics.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["test_loss"].as_f64().is_some(), "{line}");
+        assert!(v["test_rms_teacher"].is_null(), "{line}");
+        assert!(v["train_rms_teacher"].as_f64().unwrap() > 0.0, "{line}");
+    }
+
+    // Without a test set the summary names the training loss, and the weights' provenance holds
+    // no test loss (it once said 0.000000).
+    let run2 = d.join("run2");
+    let o = kishi()
+        .args(["learn", "texel", "--game", "chess", "--out"])
+        .arg(&run2)
+        .arg("--data")
+        .arg(&data)
+        .arg("--init")
+        .arg(&init)
+        .args(["--tables", "material", "--batch", "64", "--iterations", "1"])
+        .output()
+        .expect("kishi runs");
+    ok(&o);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("train loss (no test set)"), "{text}");
+    let w = Weights::load::<ChessPos, ChessFeatures>(
+        &run2.join("weights.kwt"),
+        kishi::eval::Verify::All,
+    )
+    .unwrap();
+    let prov: serde_json::Value = serde_json::from_str(w.provenance()).unwrap();
+    assert!(prov.get("train_loss").is_some(), "{prov}");
+    assert!(prov.get("test_loss").is_none(), "{prov}");
+    assert!(prov.get("test_rms_teacher").is_none(), "{prov}");
+}
+
+#[test]
 fn best_kwt_keeps_the_weights_of_the_lowest_test_loss() {
     // Training positions labelled by the default piece values, test positions by the starting
     // ones: every step towards the training labels raises the test loss, so the best weights are

@@ -19,8 +19,9 @@ pub struct Fit {
     /// Mean cross-entropy over the positions used.
     pub loss: f64,
     /// Root mean square of (evaluation − teacher score) over the positions with a teacher's score,
-    /// each clamped to ±1000 first (a mate-like score should not dominate), evaluation units.
-    pub rms_teacher: f64,
+    /// each clamped to ±1000 first (a mate-like score should not dominate), evaluation units;
+    /// `None` when no position has one (games files whose targets are their results alone).
+    pub rms_teacher: Option<f64>,
     pub used: usize,
 }
 
@@ -57,7 +58,7 @@ pub fn fit(
     }
     Fit {
         loss: loss / used.max(1) as f64,
-        rms_teacher: (sq / nt.max(1) as f64).sqrt(),
+        rms_teacher: (nt > 0).then(|| (sq / nt as f64).sqrt()),
         used,
     }
 }

@@ -30,13 +30,21 @@ use std::time::Instant;
 pub struct TexelSummary {
     pub iterations: u32,
     pub params: Vec<i32>,
+    /// The final weights' loss on the test set, or on the training set when there is none.
     pub test_loss: f64,
+    /// Whether `test_loss` is a held-out figure.
+    pub has_test: bool,
 }
 
 impl TexelSummary {
     pub fn describe(&self) -> String {
+        let which = if self.has_test {
+            "test loss"
+        } else {
+            "train loss (no test set)"
+        };
         format!(
-            "learn texel: done after {} iterations, test loss {:.6}",
+            "learn texel: done after {} iterations, {which} {:.6}",
             self.iterations, self.test_loss
         )
     }
@@ -186,6 +194,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
     let k = args.slope;
     let scale = F::SCALE as f64;
     let mut last_test;
+    let mut has_test;
     let mut seconds_epochs = 0.0;
     loop {
         // Leaves and the fit of the weights after `done` iterations.
@@ -213,6 +222,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             tr_fit.loss
         };
         last_test = measure;
+        has_test = te_fit.used > 0;
         if -measure > best.agreement {
             best = BestSoFar {
                 agreement: -measure,
@@ -237,7 +247,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         lines += 1;
         let _ = writeln!(
             out,
-            "info string learn: iteration {done}: train loss {:.6} {}, rms vs teacher train {:.1} {} ({} mates skipped), leaves {:.1} s",
+            "info string learn: iteration {done}: train loss {:.6} {}, rms vs teacher train {} {} ({} mates skipped), leaves {:.1} s",
             tr_fit.loss,
             // Without a test set there is no test figure to print (not a loss of 0).
             if te_fit.used > 0 {
@@ -245,9 +255,9 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
             } else {
                 "(no test set)".to_string()
             },
-            tr_fit.rms_teacher,
+            rms_text(tr_fit.rms_teacher),
             if te_fit.used > 0 {
-                format!("test {:.1}", te_fit.rms_teacher)
+                format!("test {}", rms_text(te_fit.rms_teacher))
             } else {
                 "(no test set)".to_string()
             },
@@ -331,6 +341,7 @@ pub fn run<G: GameRecords, F: FeatureSet<G>>(
         iterations: done,
         params: model.params,
         test_loss: last_test,
+        has_test,
     })
 }
 
@@ -390,12 +401,8 @@ fn metrics_line<G: crate::game::Game, F: FeatureSet<G>>(
         } else {
             None
         },
-        train_rms_teacher: fixed6(fits[0].rms_teacher),
-        test_rms_teacher: if fits[1].used > 0 {
-            fixed6(fits[1].rms_teacher)
-        } else {
-            None
-        },
+        train_rms_teacher: fits[0].rms_teacher.and_then(fixed6),
+        test_rms_teacher: fits[1].rms_teacher.and_then(fixed6),
         mates_skipped: leaves.0.skipped() + leaves.1.skipped(),
         best_iteration,
         piece_values,
@@ -446,8 +453,21 @@ fn provenance<G: crate::game::Game, F: FeatureSet<G>>(
     });
     if let Some((tr, te)) = fits {
         v["train_loss"] = serde_json::json!(format!("{:.6}", tr.loss));
-        v["test_loss"] = serde_json::json!(format!("{:.6}", te.loss));
-        v["test_rms_teacher"] = serde_json::json!(format!("{:.1}", te.rms_teacher));
+        if te.used > 0 {
+            v["test_loss"] = serde_json::json!(format!("{:.6}", te.loss));
+        }
+        if let Some(rms) = te.rms_teacher {
+            v["test_rms_teacher"] = serde_json::json!(format!("{rms:.1}"));
+        }
     }
     v.to_string()
+}
+
+/// An RMS against the teacher for the progress line: "(no teacher scores)" when the set has none
+/// (a games file's positions are fitted to results alone; an RMS of 0 would read as perfect).
+fn rms_text(rms: Option<f64>) -> String {
+    match rms {
+        Some(v) => format!("{v:.1}"),
+        None => "(no teacher scores)".to_string(),
+    }
 }

@@ -17,7 +17,8 @@
 #                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
 #                                            # shogi-eABCD-182k.kwt.xz, shogi-eABCD-376k from
 #                                            # shogi-eABCD-240k.kwt.xz, shogi-eABCD from
-#                                            # shogi-eABCD-376k.kwt.xz)
+#                                            # shogi-eABCD-376k.kwt.xz; shogi-recordfree
+#                                            # from data/selfplay's stored games alone)
 #
 # Runs go to $RUNS (default runs/shipped); a killed run resumes exactly (learn --resume), and a
 # finished one is not run again. The thread count does not change the learned weights (the
@@ -48,19 +49,23 @@ train() {
     --set "command=kishi learn $* --threads $THREADS --out $out" --set "shipped_as=eval_weights/$name.kwt"
 }
 
-# measure NAME GAME BASE-FILE: Elo of the shipped file against BASE-FILE, into its provenance
+# measure NAME GAME BASE-FILE [SUFFIX WHAT]: Elo of the shipped file against BASE-FILE, into its
+# provenance (row ab-GAME-NAME-SUFFIX; SUFFIX "vs-start" and WHAT "the weights it started from"
+# unless given: a file with no learned start is measured against a named reference instead)
 measure() {
-  local name=$1 game=$2 base=$3
-  python3 scripts/ladder.py ab --game "$game" --label "$name-vs-start" --nodes 5000 --games 200 \
+  local name=$1 game=$2 base=$3 suffix=${4:-vs-start} what=${5:-the weights it started from}
+  python3 scripts/ladder.py ab --game "$game" --label "$name-$suffix" --nodes 5000 --games 200 \
     --new "EvalFile=eval_weights/$name.kwt" --base "EvalFile=$base"
   local elo
-  elo=$(python3 - "$game" "$name" <<'EOF'
+  elo=$(python3 - "$game" "$name" "$suffix" "$what" <<'EOF'
 import json, sys
-r = json.load(open(f"docs/strength/rows/ab-{sys.argv[1]}-{sys.argv[2]}-vs-start.json"))
-print(json.dumps({"against": "the weights it started from (" + r["base"] + ")",
+game, name, suffix, what = sys.argv[1:5]
+row = f"docs/strength/rows/ab-{game}-{name}-{suffix}.json"
+r = json.load(open(row))
+print(json.dumps({"against": what + " (" + r["base"] + ")",
                   "games": r["games_played"], "wdl": [r["wins"], r["draws"], r["losses"]],
                   "elo": round(r["elo"], 1), "interval95": [round(r["elo_low"], 1), round(r["elo_high"], 1)],
-                  "time_control": "nodes 5000", "row": "docs/strength/rows/ab-" + sys.argv[1] + "-" + sys.argv[2] + "-vs-start.json"}))
+                  "time_control": "nodes 5000", "row": row}))
 EOF
 )
   "$KISHI" weights annotate "eval_weights/$name.kwt" --out "eval_weights/$name.kwt" --set-json "elo=$elo"
@@ -309,5 +314,49 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; the
     --tables A,B,C,D --init "$RUNS/shogi-eABCD-376k-init.kwt" --iterations 2 --max-memory 8G
   measure shogi-eABCD shogi shogi-eABCD-376k.kwt.xz
   ship_xz shogi-eABCD
+fi
+# Shogi, record-free (issue 15, docs/learning/results.md "Session 78"): material + KP learned from
+# kishi's own self-play games alone; no expert record and no hand-set value anywhere in its
+# history. The games are data/selfplay/shogi-recordfree-*.txt.xz, played by two `learn results`
+# runs (data/selfplay/README.md gives their commands); this block redoes those runs' fits on the
+# stored games, in order (each bit-identical to the run's own: the same `learn texel` call), then
+# the final fit to the play search's own scores of the last two generations' games. About 15
+# minutes on 2 cores. Not a built-in default (e_ABCD is far stronger); measured against MMTO's
+# e_AB, the same two tables learned from expert records.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-recordfree "* ]]; then
+  RF=$RUNS/shogi-recordfree-data
+  mkdir -p "$RF"
+  for f in A-gen0 A-gen1 A-gen2 A-gen3 B-gen0 B-gen1 B-gen2; do
+    [ -f "$RF/$f.txt" ] || xz -dc "data/selfplay/shogi-recordfree-$f.txt.xz" > "$RF/$f.txt"
+  done
+  xz -dc data/selfplay/shogi-recordfree-initial.kwt.xz > "$RF/initial.kwt"
+  # fit NAME INIT DATA ARGS...: one `learn texel` fit into $RUNS/NAME (resumed when killed)
+  fit() {
+    local name=$1 init=$2 data=$3 out=$RUNS/$1
+    shift 3
+    if [ ! -f "$out/done" ]; then
+      local resume=()
+      [ -f "$out/checkpoint.bin" ] && resume=(--resume)
+      "$KISHI" learn texel --game shogi --data "$data" --init "$init" "$@" \
+        --threads "$THREADS" --quiet --out "$out" "${resume[@]}"
+      touch "$out/done"
+    fi
+  }
+  # Run A (piece values from results, 4 generations of 1,000 games, each fit on the last 3
+  # generations' games): W_{k+1} = the fit from W_k; W_0 is random (±16).
+  MAT=(--tables material --lambda 0 --iterations 8 --lr 2 --seed 75)
+  fit rf-A1 "$RF/initial.kwt" "$RF/A-gen0.txt" "${MAT[@]}"
+  fit rf-A2 "$RUNS/rf-A1/weights.kwt" "$RF/A-gen0.txt,$RF/A-gen1.txt" "${MAT[@]}"
+  fit rf-A3 "$RUNS/rf-A2/weights.kwt" "$RF/A-gen0.txt,$RF/A-gen1.txt,$RF/A-gen2.txt" "${MAT[@]}"
+  fit rf-A4 "$RUNS/rf-A3/weights.kwt" "$RF/A-gen1.txt,$RF/A-gen2.txt,$RF/A-gen3.txt" "${MAT[@]}"
+  # Run B, generation 0's fit: KP (and material) from the results of 4,000 games of A's values.
+  fit rf-B1 "$RUNS/rf-A4/weights.kwt" "$RF/B-gen0.txt" \
+    --tables material,kp --lambda 0 --iterations 3 --lr 1 --seed 31
+  # The shipped fit: from B1, towards the play search's own scores of B-gen1 (games of B1) and
+  # B-gen2 (games of run B's second fit); the results are not used (λ = 1).
+  PICK=weights.kwt train shogi-recordfree texel --game shogi --data "$RF/B-gen1.txt,$RF/B-gen2.txt" \
+    --init "$RUNS/rf-B1/weights.kwt" --tables material,kp --lambda 1 --iterations 3 --lr 1
+  measure shogi-recordfree shogi eval_weights/shogi-eAB.kwt vs-eAB \
+    "MMTO's e_AB, the same two tables learned from expert records"
 fi
 echo "done: rebuild (cargo build --release) so that the built-in defaults are the new files"

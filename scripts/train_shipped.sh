@@ -317,16 +317,15 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-eABCD "* ]]; the
 fi
 # Shogi, record-free (issue 15, docs/learning/results.md "Session 78"): material + KP learned from
 # kishi's own self-play games alone; no expert record and no hand-set value anywhere in its
-# history. The games are data/selfplay/shogi-recordfree-*.txt.xz, played by two `learn results`
+# history. The games are data/selfplay/shogi-recordfree-*.txt.xz, played by three `learn results`
 # runs (data/selfplay/README.md gives their commands); this block redoes those runs' fits on the
-# stored games, in order (each bit-identical to the run's own: the same `learn texel` call), then
-# the final fit to the play search's own scores of the last two generations' games. About 15
-# minutes on 2 cores. Not a built-in default (e_ABCD is far stronger); measured against MMTO's
+# stored games, in order (each bit-identical to the run's own: the same `learn texel` call). About
+# 15 minutes on 2 cores. Not a built-in default (e_ABCD is stronger); measured against MMTO's
 # e_AB, the same two tables learned from expert records.
 if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-recordfree "* ]]; then
   RF=$RUNS/shogi-recordfree-data
   mkdir -p "$RF"
-  for f in A-gen0 A-gen1 A-gen2 A-gen3 B-gen0 B-gen1 B-gen2; do
+  for f in A-gen0 A-gen1 A-gen2 A-gen3 B-gen0 B-gen1 B-gen2 C-gen0 C-gen1; do
     [ -f "$RF/$f.txt" ] || xz -dc "data/selfplay/shogi-recordfree-$f.txt.xz" > "$RF/$f.txt"
   done
   xz -dc data/selfplay/shogi-recordfree-initial.kwt.xz > "$RF/initial.kwt"
@@ -352,10 +351,16 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-recordfree "* ]]
   # Run B, generation 0's fit: KP (and material) from the results of 4,000 games of A's values.
   fit rf-B1 "$RUNS/rf-A4/weights.kwt" "$RF/B-gen0.txt" \
     --tables material,kp --lambda 0 --iterations 3 --lr 1 --seed 31
-  # The shipped fit: from B1, towards the play search's own scores of B-gen1 (games of B1) and
-  # B-gen2 (games of run B's second fit); the results are not used (λ = 1).
-  PICK=weights.kwt train shogi-recordfree texel --game shogi --data "$RF/B-gen1.txt,$RF/B-gen2.txt" \
-    --init "$RUNS/rf-B1/weights.kwt" --tables material,kp --lambda 1 --iterations 3 --lr 1
+  # F: from B1, towards the play search's own scores of B-gen1 (games of B1) and B-gen2 (games
+  # of run B's second fit); the results are not used (λ = 1).
+  fit rf-F "$RUNS/rf-B1/weights.kwt" "$RF/B-gen1.txt,$RF/B-gen2.txt" \
+    --tables material,kp --lambda 1 --iterations 3 --lr 1
+  # Run C (λ = 1 generations from F, each fit on the last two generations' games): C1 from F
+  # on C-gen0 (games of F); the shipped C2 from C1 on C-gen0 and C-gen1 (games of C1).
+  LAM=(--tables material,kp --lambda 1 --iterations 3 --lr 1 --seed 41)
+  fit rf-C1 "$RUNS/rf-F/weights.kwt" "$RF/C-gen0.txt" "${LAM[@]}"
+  PICK=weights.kwt train shogi-recordfree texel --game shogi --data "$RF/C-gen0.txt,$RF/C-gen1.txt" \
+    --init "$RUNS/rf-C1/weights.kwt" "${LAM[@]}"
   measure shogi-recordfree shogi eval_weights/shogi-eAB.kwt vs-eAB \
     "MMTO's e_AB, the same two tables learned from expert records"
 fi

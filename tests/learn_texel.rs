@@ -342,27 +342,13 @@ fn a_test_set_without_teacher_scores_has_no_rms_rather_than_zero() {
     std::fs::write(&test, results_only).unwrap();
     let (_, init) = write_init(&d, [[300; 5]; 2]);
     let run = d.join("run");
-    let o = kishi()
-        .args(["learn", "texel", "--game", "chess", "--out"])
-        .arg(&run)
-        .arg("--data")
-        .arg(&data)
-        .arg("--test")
-        .arg(&test)
-        .arg("--init")
-        .arg(&init)
-        .args([
-            "--tables",
-            "material",
-            "--batch",
-            "64",
-            "--iterations",
-            "1",
-            "--lambda",
-            "0.5",
-        ])
-        .output()
-        .expect("kishi runs");
+    let o = texel(
+        &run,
+        &data,
+        &test,
+        &init,
+        &["--iterations", "1", "--lambda", "0.5"],
+    );
     ok(&o);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(

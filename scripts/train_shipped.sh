@@ -34,10 +34,10 @@ KISHI=target/release/kishi
 cargo build --release --bin kishi
 mkdir -p "$RUNS"
 
-# train NAME LEARN-ARGUMENTS...: learns into $RUNS/NAME and ships its best.kwt as eval_weights/NAME.kwt
-# (PICK=weights.kwt ships the final weights instead, when a match chose them over best.kwt)
-train() {
-  local name=$1 out=$RUNS/$1 pick=${PICK:-best.kwt}
+# learn_into NAME LEARN-ARGUMENTS...: one `kishi learn` run into $RUNS/NAME, resumed when killed,
+# skipped when done
+learn_into() {
+  local out=$RUNS/$1
   shift
   if [ ! -f "$out/done" ]; then
     local resume=()
@@ -45,6 +45,14 @@ train() {
     "$KISHI" learn "$@" --threads "$THREADS" --quiet --out "$out" "${resume[@]}"
     touch "$out/done"
   fi
+}
+
+# train NAME LEARN-ARGUMENTS...: learns into $RUNS/NAME and ships its best.kwt as eval_weights/NAME.kwt
+# (PICK=weights.kwt ships the final weights instead, when a match chose them over best.kwt)
+train() {
+  local name=$1 out=$RUNS/$1 pick=${PICK:-best.kwt}
+  shift
+  learn_into "$name" "$@"
   "$KISHI" weights annotate "$out/$pick" --out "eval_weights/$name.kwt" \
     --set "command=kishi learn $* --threads $THREADS --out $out" --set "shipped_as=eval_weights/$name.kwt"
 }
@@ -329,17 +337,11 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" shogi-recordfree "* ]]
     [ -f "$RF/$f.txt" ] || xz -dc "data/selfplay/shogi-recordfree-$f.txt.xz" > "$RF/$f.txt"
   done
   xz -dc data/selfplay/shogi-recordfree-initial.kwt.xz > "$RF/initial.kwt"
-  # fit NAME INIT DATA ARGS...: one `learn texel` fit into $RUNS/NAME (resumed when killed)
+  # fit NAME INIT DATA ARGS...: one `learn texel` fit into $RUNS/NAME
   fit() {
-    local name=$1 init=$2 data=$3 out=$RUNS/$1
+    local name=$1 init=$2 data=$3
     shift 3
-    if [ ! -f "$out/done" ]; then
-      local resume=()
-      [ -f "$out/checkpoint.bin" ] && resume=(--resume)
-      "$KISHI" learn texel --game shogi --data "$data" --init "$init" "$@" \
-        --threads "$THREADS" --quiet --out "$out" "${resume[@]}"
-      touch "$out/done"
-    fi
+    learn_into "$name" texel --game shogi --data "$data" --init "$init" "$@"
   }
   # Run A (piece values from results, 4 generations of 1,000 games, each fit on the last 3
   # generations' games): W_{k+1} = the fit from W_k; W_0 is random (±16).

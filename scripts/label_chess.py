@@ -18,6 +18,10 @@ Subcommands:
          Kill it at any time and run the same command again: each worker goes on after its last
          finished game (a half-written game's lines are cut off). --games FILE and --teacher
          ENGINE (any UCI engine; default Debian's Stockfish) replace the defaults.
+         --random-plies N labels, instead of each kept position, the position after 1 to N
+         uniformly random legal moves from it (the count and the moves seeded by the game and
+         the ply): the positions a search tree holds beside the games' own, where a side has
+         just blundered (its `id` ends in `r<k>`, k the number of random moves).
   pack   merge a run directory into learner files (EPD, xz, each below --max-mb), deduplicated,
          every --test-every'th game held out into <out>-test.epd.xz:
              python3 scripts/label_chess.py pack --dir /work/labels/chess-sf3k \\
@@ -57,7 +61,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = os.path.join(REPO, "..", "shared", "data", "chess", "chess_gm2400_train.txt.xz")
 STOCKFISH = "/usr/games/stockfish"
 MATE_CP = 3000
-SETTINGS = ["nodes", "rate", "skip_plies", "seed", "games_file", "teacher"]
+SETTINGS = ["nodes", "rate", "skip_plies", "seed", "games_file", "teacher", "random_plies"]
 
 
 class TeacherFault(Exception):
@@ -242,7 +246,8 @@ def worker(w: int, args, counter, shared_keys):
             picks = [ply >= args.skip_plies and rng.random() < args.rate for ply in range(len(moves))]
             while True:
                 try:
-                    out = label_game(teacher, fen, moves, picks, result, gi, seen)
+                    out = label_game(teacher, fen, moves, picks, result, gi, seen,
+                                     args.random_plies, args.seed)
                     failures = 0
                     break
                 except TeacherFault as e:
@@ -268,20 +273,39 @@ def worker(w: int, args, counter, shared_keys):
         games.close()
 
 
-def label_game(teacher, fen, moves, picks, result, gi, seen):
+def random_walk(b: chess.Board, rng: random.Random, most: int):
+    """The board after 1..=`most` uniformly random legal moves from `b` (a copy), and their
+    number; None when the walk ends the game."""
+    b = b.copy(stack=False)
+    k = rng.randint(1, most)
+    for _ in range(k):
+        moves = list(b.legal_moves)
+        if not moves:
+            return None
+        b.push(moves[rng.randrange(len(moves))])
+    return None if b.is_game_over() else (b, k)
+
+
+def label_game(teacher, fen, moves, picks, result, gi, seen, random_plies=0, seed=1):
     b = chess.Board(fen)
     teacher.new_game()
     out = []
     for ply, uci in enumerate(moves):
         if picks[ply] and not b.is_game_over():
-            key = board_key(b)
-            if key not in seen and b.legal_moves.count() >= 2:
+            pos, tag = b, ""
+            if random_plies > 0:
+                walk = random_walk(b, random.Random((seed * 1_000_003 + gi) * 1_009 + ply),
+                                   random_plies)
+                pos, tag = (walk[0], f"r{walk[1]}") if walk else (None, "")
+            key = board_key(pos) if pos is not None else None
+            if pos is not None and key not in seen and pos.legal_moves.count() >= 2:
                 seen.add(key)
-                cp, best = teacher.label(b.fen())
+                cp, best = teacher.label(pos.fen())
                 mv = chess.Move.from_uci(best)
-                if mv not in b.legal_moves:
-                    raise TeacherFault(f"illegal teacher move {best} in {b.fen()}")
-                out.append(f'{b.fen()} sm {b.san(mv)}; ce {cp}; c9 "{result}"; id "g{gi}p{ply}";\n')
+                if mv not in pos.legal_moves:
+                    raise TeacherFault(f"illegal teacher move {best} in {pos.fen()}")
+                out.append(f'{pos.fen()} sm {pos.san(mv)}; ce {cp}; c9 "{result}"; '
+                           f'id "g{gi}p{ply}{tag}";\n')
         b.push_uci(uci)
     return out
 
@@ -293,13 +317,16 @@ def game_of(r: str) -> int:
 
 
 def cmd_run(args):
+    if args.random_plies < 0:
+        raise SystemExit(f"--random-plies {args.random_plies}: must be 0 or more")
     os.makedirs(args.dir, exist_ok=True)
     settings = {"nodes": args.nodes, "rate": args.rate, "skip_plies": args.skip_plies,
                 "seed": args.seed, "games_file": os.path.basename(args.games),
-                "teacher": teacher_id(args.teacher)}
+                "teacher": teacher_id(args.teacher), "random_plies": args.random_plies}
     rj = os.path.join(args.dir, "run.json")
     if os.path.exists(rj):
         old = json.load(open(rj))
+        old.setdefault("random_plies", 0)  # runs from before the option labelled the games' own
         diff = [k for k in SETTINGS if old.get(k) != settings.get(k)]
         if diff:
             raise SystemExit(f"{rj}: made with other settings ({', '.join(diff)}); use another --dir")
@@ -406,6 +433,8 @@ def main():
     r.add_argument("--move-timeout", type=float, default=30.0)
     r.add_argument("--games", default=GAMES, help="game file (.txt.xz, the shared data's format)")
     r.add_argument("--teacher", default=STOCKFISH, help="UCI engine of the labels")
+    r.add_argument("--random-plies", type=int, default=0,
+                   help="label the position after 1..N random legal moves instead (0: the game's)")
     p = sub.add_parser("pack")
     p.add_argument("--dir", required=True, action="append",
                    help="a run directory; repeat it to merge runs: where two label the same "

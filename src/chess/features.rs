@@ -32,6 +32,7 @@ mod more;
 mod pawns;
 pub mod scale;
 mod shelter;
+mod tempo;
 mod terms;
 
 pub use layout::*;
@@ -193,16 +194,21 @@ impl ChessFeatures {
     }
 
     /// `positional` for any set of counted tables (`tables`: each empty when absent).
-    fn positional_any(tables: &[&[i32]; 6], b: &Board) -> [i64; 2] {
+    fn positional_any(tables: &[&[i32]; 7], b: &Board) -> [i64; 2] {
         if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
-        let [pos, ext, kd, more, more2, shelter] = *tables;
+        let [pos, ext, kd, more, more2, shelter, tempo] = *tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
             shelter: !shelter.is_empty(),
-            ext: !ext.is_empty() || !kd.is_empty() || !more.is_empty() || !more2.is_empty(),
+            tempo: !tempo.is_empty(),
+            ext: !ext.is_empty()
+                || !kd.is_empty()
+                || !more.is_empty()
+                || !more2.is_empty()
+                || !tempo.is_empty(),
         };
         let maps = Self::maps(b, which.ext);
         let pawns = PawnInfo::probe(b);
@@ -212,7 +218,8 @@ impl ChessFeatures {
             terms::counts(b, view, &maps, &pawns, which, |t, n| {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
                 // code path keeps the evaluation and the feature vector identical), except
-                // `positional_more`'s, `positional_more2`'s and `king_shelter`'s, counted only
+                // `positional_more`'s, `positional_more2`'s, `king_shelter`'s and
+                // `tempo_threats`', counted only
                 // when the table is there.
                 let (j, t) = counted_slot(t);
                 let (table, len) = (tables[j], COUNTED[j].1);
@@ -255,10 +262,11 @@ struct FullTables<'a> {
     more: &'a [i32; 2 * N_MORE],
     more2: &'a [i32; 2 * N_MORE2],
     shelter: &'a [i32; 2 * N_SHELTER],
+    tempo: &'a [i32; 2 * N_TEMPO_THREATS],
 }
 
 impl<'a> FullTables<'a> {
-    fn of(t: &[&'a [i32]; 6]) -> Option<Self> {
+    fn of(t: &[&'a [i32]; 7]) -> Option<Self> {
         Some(FullTables {
             pos: t[0].try_into().ok()?,
             ext: t[1].try_into().ok()?,
@@ -266,6 +274,7 @@ impl<'a> FullTables<'a> {
             more: t[3].try_into().ok()?,
             more2: t[4].try_into().ok()?,
             shelter: t[5].try_into().ok()?,
+            tempo: t[6].try_into().ok()?,
         })
     }
 
@@ -280,7 +289,8 @@ impl<'a> FullTables<'a> {
             2 => (self.kd[t], self.kd[N_KD + t]),
             3 => (self.more[t], self.more[N_MORE + t]),
             4 => (self.more2[t], self.more2[N_MORE2 + t]),
-            _ => (self.shelter[t], self.shelter[N_SHELTER + t]),
+            5 => (self.shelter[t], self.shelter[N_SHELTER + t]),
+            _ => (self.tempo[t], self.tempo[N_TEMPO_THREATS + t]),
         }
     }
 }
@@ -481,7 +491,8 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
             // Likewise the Stockfish 11 terms of `positional_more`, `positional_more2` and
-            // `king_shelter`.
+            // `king_shelter`, and the mover's threats of `tempo_threats`.
+            None,
             None,
             None,
             None,
@@ -558,6 +569,11 @@ pub fn more2_counts(pos: &ChessPos, white: bool) -> [i32; N_MORE2] {
 /// The counts of one side's `king_shelter` terms (`white`'s king's or black's).
 pub fn shelter_counts(pos: &ChessPos, white: bool) -> [i32; N_SHELTER] {
     side_counts(pos, white, COUNT_BASE[5])
+}
+
+/// The counts of one side's `tempo_threats` terms (the threats `white` makes, or black's).
+pub fn tempo_threat_counts(pos: &ChessPos, white: bool) -> [i32; N_TEMPO_THREATS] {
+    side_counts(pos, white, COUNT_BASE[6])
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub const T_KD: usize = 4;
 pub const T_MORE: usize = 5;
 pub const T_MORE2: usize = 6;
 pub const T_SHELTER: usize = 7;
+pub const T_TEMPO_THREATS: usize = 8;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -121,6 +122,22 @@ pub const S_STORM: usize = 28; // [edge distance][enemy pawn's rank] → 4 × 7
 pub const S_BLOCKED_STORM: usize = 56; // [enemy pawn's rank], blocked by the own pawn → 7
 pub const N_SHELTER: usize = 63;
 
+// Terms of table `tempo_threats` (`tempo.rs`), one weight each per phase, counted from the
+// attacking side, in two blocks: `TT_THEIR_MOVE` when the attacked side is to move (it must
+// answer), `TT_OUR_MOVE` when the attacking side is (in a quiet position, its threats did not
+// win anything yet). Within a block: the threatened enemy men by type, then the number of
+// threatened pieces as a one-hot (1, 2, 3 or more: a double attack).
+pub const TT_PAWN: usize = 0; // enemy pawns attacked and undefended
+pub const TT_KNIGHT: usize = 1; // threatened: attacked by a pawn or a lesser piece, or hanging
+pub const TT_BISHOP: usize = 2;
+pub const TT_ROOK: usize = 3;
+pub const TT_QUEEN: usize = 4;
+pub const TT_MANY: usize = 5; // one-hot: 1, 2, 3+ threatened pieces → 3 entries
+pub const TT_BLOCK: usize = 8;
+pub const TT_THEIR_MOVE: usize = 0;
+pub const TT_OUR_MOVE: usize = TT_BLOCK;
+pub const N_TEMPO_THREATS: usize = 2 * TT_BLOCK;
+
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
 pub const N_KD: usize = 2;
@@ -129,7 +146,7 @@ pub const KD_LINEAR_DIV: i32 = 64;
 /// The index's cap (counts stay far inside i32 in the learner's features).
 pub const KD_MAX: i32 = 6000;
 
-pub(super) static TABLES: [TableSpec; 8] = [
+pub(super) static TABLES: [TableSpec; 9] = [
     TableSpec {
         name: "material",
         elem: Elem::I32,
@@ -178,6 +195,12 @@ pub(super) static TABLES: [TableSpec; 8] = [
         dims: &[2, N_SHELTER as u32],
         required: false,
     },
+    TableSpec {
+        name: "tempo_threats",
+        elem: Elem::I32,
+        dims: &[2, N_TEMPO_THREATS as u32],
+        required: false,
+    },
 ];
 
 pub const OFF_KP: usize = 10;
@@ -188,10 +211,11 @@ pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
 pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
 pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
 pub const OFF_SHELTER: usize = OFF_MORE2 + 2 * N_MORE2;
-pub const N_PARAMS: usize = OFF_SHELTER + 2 * N_SHELTER;
+pub const OFF_TEMPO_THREATS: usize = OFF_SHELTER + 2 * N_SHELTER;
+pub const N_PARAMS: usize = OFF_TEMPO_THREATS + 2 * N_TEMPO_THREATS;
 
 /// Where each table's parameters start, in `TABLES`' order, and where the last one ends.
-pub(super) const TABLE_OFF: [usize; 9] = [
+pub(super) const TABLE_OFF: [usize; 10] = [
     0,
     OFF_KP,
     OFF_POS,
@@ -200,19 +224,21 @@ pub(super) const TABLE_OFF: [usize; 9] = [
     OFF_MORE,
     OFF_MORE2,
     OFF_SHELTER,
+    OFF_TEMPO_THREATS,
     N_PARAMS,
 ];
 
 /// The tables of counted terms, in the order of `terms::counts`' indices: (table, terms per
 /// phase). One list serves the evaluation, the feature vector and the parameter names, so a new
 /// table is one line here (the `if t < …` cascades it replaces grew with every table).
-pub(super) const COUNTED: [(usize, usize); 6] = [
+pub(super) const COUNTED: [(usize, usize); 7] = [
     (T_POS, N_POS),
     (T_EXT, N_EXT),
     (T_KD, N_KD),
     (T_MORE, N_MORE),
     (T_MORE2, N_MORE2),
     (T_SHELTER, N_SHELTER),
+    (T_TEMPO_THREATS, N_TEMPO_THREATS),
 ];
 
 const fn count_bases() -> [usize; COUNTED.len() + 1] {

@@ -177,6 +177,8 @@ pub(super) struct Which {
     pub more2: bool,
     /// `king_shelter`.
     pub shelter: bool,
+    /// `tempo_threats` (needs `ext`).
+    pub tempo: bool,
 }
 
 impl Which {
@@ -185,6 +187,7 @@ impl Which {
         more: true,
         more2: true,
         shelter: true,
+        tempo: true,
     };
 }
 
@@ -424,5 +427,8 @@ pub(super) fn counts(
     }
     if which.more2 {
         super::more::more2_counts(b, view, maps, pinfo, &mut add);
+    }
+    if which.tempo {
+        super::tempo::counts(b, view, maps, &mut add);
     }
 }

@@ -12,6 +12,7 @@
 #                                            # chess-texel-more from chess-ext-j2.kwt,
 #                                            # chess-texel-more2 from chess-ext-j2.kwt,
 #                                            # chess-texel-shelter from chess-ext-j2.kwt,
+#                                            # chess-texel-attack from chess-ext-j2.kwt,
 #                                            # shogi-eABC from shogi-eAB.kwt, shogi-eABCD-148k
 #                                            # from shogi-eABC.kwt.xz, shogi-eABCD-182k from
 #                                            # shogi-eABCD-148k.kwt.xz, shogi-eABCD-240k from
@@ -195,6 +196,18 @@ if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-shelter "*
     --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
     --tables material,kp,positional,positional_ext,king_danger,positional_more,positional_more2,king_shelter
   measure chess-texel-shelter chess eval_weights/chess-ext-j2.kwt
+fi
+# Chess: the same command with one more table learned from zero, every pairwise product of an
+# attack on the king's components (`king_attack_pairs`, src/chess/features/kingpairs.rs), on the
+# sf3k labels plus the labels of positions one or two random moves away from the games'
+# (labels-rw2-sf3k, data/chess/README.md). The built-in chess default since session 79.
+if [ ${#targets[@]} -eq 0 ] || [[ " ${targets[*]} " == *" chess-texel-attack "* ]]; then
+  PICK=weights.kwt train chess-texel-attack texel --game chess \
+    --data "$( (ls data/chess/labels-sf3k-[0-9]*.epd.xz; ls data/chess/labels-rw2-sf3k-[0-9]*.epd.xz) | paste -sd, -)" \
+    --test data/chess/labels-sf3k-test.epd.xz --init eval_weights/chess-ext-j2.kwt --quiet-only \
+    --teacher-scale 1.5 --lr 4 --l2 3e-11 --iterations 10 --epochs 4 --batch 4096 \
+    --tables material,kp,positional,positional_ext,king_danger,positional_more,positional_more2,king_shelter,king_attack_pairs
+  measure chess-texel-attack chess eval_weights/chess-ext-j2.kwt
 fi
 
 # Shogi: e_AB (material + KP) by MMTO from Bonanza 6's piece values, on the GPS book positions and

@@ -6,8 +6,10 @@
 //! pawn chains, outposts, king danger; `terms.rs`) and, in the optional `king_danger` table, a
 //! king-danger index scored through its square (the one term not linear in the board's counts,
 //! still linear in the weights), in the optional `positional_more` and `positional_more2` tables,
-//! the rest of Stockfish 11's classical terms (`more.rs`) and, in the optional `king_shelter`
-//! table, the pawns in front of each king by file and rank (`shelter.rs`). Every weight comes in a
+//! the rest of Stockfish 11's classical terms (`more.rs`), in the optional `king_shelter`
+//! table, the pawns in front of each king by file and rank (`shelter.rs`), and in the optional
+//! `king_attack_pairs` table, every pairwise product of an attack on the king's components
+//! (`kingpairs.rs`). Every weight comes in a
 //! middlegame and an endgame copy; the taper `phase` (0..=24: minor 1, rook 2, queen 4) makes the
 //! evaluation `trunc((Σ mg·phase·64 + Σ eg·(24 − phase)·sf) / (24·32·64))`, still linear in the
 //! weights; `sf` is the endgame scale factor of the material on the board (`scale.rs`; 64, i.e.
@@ -27,12 +29,12 @@
 //! scored by rule (`chess::endgame`), which the feature vector leaves out.
 
 mod defaults;
+mod kingpairs;
 mod layout;
 mod more;
 mod pawns;
 pub mod scale;
 mod shelter;
-mod tempo;
 mod terms;
 
 pub use layout::*;
@@ -198,17 +200,17 @@ impl ChessFeatures {
         if tables.iter().all(|t| t.is_empty()) {
             return [0, 0];
         }
-        let [pos, ext, kd, more, more2, shelter, tempo] = *tables;
+        let [pos, ext, kd, more, more2, shelter, pairs] = *tables;
         let which = terms::Which {
             more: !more.is_empty(),
             more2: !more2.is_empty(),
             shelter: !shelter.is_empty(),
-            tempo: !tempo.is_empty(),
+            pairs: !pairs.is_empty(),
             ext: !ext.is_empty()
+                || !pairs.is_empty()
                 || !kd.is_empty()
                 || !more.is_empty()
-                || !more2.is_empty()
-                || !tempo.is_empty(),
+                || !more2.is_empty(),
         };
         let maps = Self::maps(b, which.ext);
         let pawns = PawnInfo::probe(b);
@@ -219,7 +221,7 @@ impl ChessFeatures {
                 // An absent table reads as zeros (its terms are still counted: cheap, and one
                 // code path keeps the evaluation and the feature vector identical), except
                 // `positional_more`'s, `positional_more2`'s, `king_shelter`'s and
-                // `tempo_threats`', counted only
+                // `king_attack_pairs`', counted only
                 // when the table is there.
                 let (j, t) = counted_slot(t);
                 let (table, len) = (tables[j], COUNTED[j].1);
@@ -262,7 +264,7 @@ struct FullTables<'a> {
     more: &'a [i32; 2 * N_MORE],
     more2: &'a [i32; 2 * N_MORE2],
     shelter: &'a [i32; 2 * N_SHELTER],
-    tempo: &'a [i32; 2 * N_TEMPO_THREATS],
+    pairs: &'a [i32; 2 * N_KING_PAIRS],
 }
 
 impl<'a> FullTables<'a> {
@@ -274,14 +276,21 @@ impl<'a> FullTables<'a> {
             more: t[3].try_into().ok()?,
             more2: t[4].try_into().ok()?,
             shelter: t[5].try_into().ok()?,
-            tempo: t[6].try_into().ok()?,
+            pairs: t[6].try_into().ok()?,
         })
     }
 
     /// The (mg, eg) weights of `terms::counts`' index `t`. `counted_slot` folds away for a
-    /// constant `t`, and so does the match.
+    /// constant `t`, and so does the match. The last table's indices are not constants (they
+    /// depend on which attack components are there), so it is tested first: one comparison
+    /// instead of `counted_slot`'s walk over the tables (the walk cost about a sixth of the
+    /// evaluation's time with `king_attack_pairs`).
     #[inline(always)]
     fn pair(&self, t: usize) -> (i32, i32) {
+        if t >= COUNT_BASE[6] {
+            let t = t - COUNT_BASE[6];
+            return (self.pairs[t], self.pairs[N_KING_PAIRS + t]);
+        }
         let (j, t) = counted_slot(t);
         match j {
             0 => (self.pos[t], self.pos[N_POS + t]),
@@ -290,7 +299,7 @@ impl<'a> FullTables<'a> {
             3 => (self.more[t], self.more[N_MORE + t]),
             4 => (self.more2[t], self.more2[N_MORE2 + t]),
             5 => (self.shelter[t], self.shelter[N_SHELTER + t]),
-            _ => (self.tempo[t], self.tempo[N_TEMPO_THREATS + t]),
+            _ => (self.pairs[t], self.pairs[N_KING_PAIRS + t]),
         }
     }
 }
@@ -491,7 +500,7 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             // before the table existed (they read it as zeros), and the learner sets it.
             None,
             // Likewise the Stockfish 11 terms of `positional_more`, `positional_more2` and
-            // `king_shelter`, and the mover's threats of `tempo_threats`.
+            // `king_shelter`, and the king-attack products of `king_attack_pairs`.
             None,
             None,
             None,
@@ -499,18 +508,18 @@ impl FeatureSet<ChessPos> for ChessFeatures {
         ]
     }
 
-    /// `chess-texel-shelter.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
-    /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games (data/chess/README.md), with
-    /// the endgame scale factor, the king-danger index, the `positional_more` and
-    /// `positional_more2` terms and the `king_shelter` table in the features: over
-    /// `chess-texel-more2.kwt` (the default before it) +8.3 [−0.4, +17.1] in 4,000 games at
-    /// 10,000 nodes (two SPRT(0, 10) runs capped at 2,000, neither decided: +10.8 and +5.9;
-    /// docs/learning/texel.md, "King shelter by file and rank"); +233 [+188, +286] over
-    /// `chess-ext-j2.kwt` at 5,000 nodes (200 games); made by scripts/train_shipped.sh.
+    /// `chess-texel-attack.kwt`: every table of `chess-ext-j2.kwt` fitted by `learn texel` to
+    /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games and of 0.3M positions one or
+    /// two random moves away from them (data/chess/README.md), with the endgame scale factor,
+    /// the king-danger index, the `positional_more`, `positional_more2` and `king_shelter`
+    /// terms and the `king_attack_pairs` table in the features; over
+    /// `chess-texel-shelter.kwt` (the default before it) +11.8 [−0.8, +24.5] in 2,000 games at
+    /// 10,000 nodes (docs/learning/texel.md, "Attacks on the king as a quadratic form"); made by
+    /// scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
-            "chess-texel-shelter.kwt",
-            include_bytes!("../../eval_weights/chess-texel-shelter.kwt"),
+            "chess-texel-attack.kwt",
+            include_bytes!("../../eval_weights/chess-texel-attack.kwt"),
         ))
     }
 
@@ -571,8 +580,9 @@ pub fn shelter_counts(pos: &ChessPos, white: bool) -> [i32; N_SHELTER] {
     side_counts(pos, white, COUNT_BASE[5])
 }
 
-/// The counts of one side's `tempo_threats` terms (the threats `white` makes, or black's).
-pub fn tempo_threat_counts(pos: &ChessPos, white: bool) -> [i32; N_TEMPO_THREATS] {
+/// The counts of one side's `king_attack_pairs` terms (`white` attacking black's king, or
+/// black attacking white's).
+pub fn king_pair_counts(pos: &ChessPos, white: bool) -> [i32; N_KING_PAIRS] {
     side_counts(pos, white, COUNT_BASE[6])
 }
 

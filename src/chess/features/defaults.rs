@@ -93,7 +93,7 @@ pub fn random_params(seed: u64, spread: i32) -> Vec<i32> {
     for v in default_positional_ext() {
         p.push(v + rng.symmetric(8));
     }
-    for _ in 0..2 * N_KD + 2 * N_MORE + 2 * N_MORE2 + 2 * N_SHELTER + 2 * N_TEMPO_THREATS {
+    for _ in 0..2 * N_KD + 2 * N_MORE + 2 * N_MORE2 + 2 * N_SHELTER + 2 * N_KING_PAIRS {
         p.push(rng.symmetric(8));
     }
     p

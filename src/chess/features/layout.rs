@@ -1,6 +1,6 @@
 //! The layout of the `kishi-chess` weight file: its tables (`TABLES`), where each table's
 //! parameters start in the flat parameter vector (`OFF_*`, `TABLE_OFF`), the index of every
-//! positional term within its table (`P_*`, `E_*`, `M_*`, `M2_*`, `S_*`, `KD_*`), and the list of
+//! positional term within its table (`P_*`, `E_*`, `M_*`, `M2_*`, `S_*`, `KD_*`, `KA_*`), and the list of
 //! counted tables (`COUNTED`) the evaluation, the feature vector and the parameter names share.
 //! Kept apart from the evaluation code so that a new table is a few lines in one place.
 
@@ -17,7 +17,7 @@ pub const T_KD: usize = 4;
 pub const T_MORE: usize = 5;
 pub const T_MORE2: usize = 6;
 pub const T_SHELTER: usize = 7;
-pub const T_TEMPO_THREATS: usize = 8;
+pub const T_KING_PAIRS: usize = 8;
 
 /// KP conditions: (own 0 | opponent 1) × 5 non-king pieces × 64 squares, seen by the king's owner.
 pub const KP_COND: usize = 2 * 5 * 64;
@@ -122,21 +122,28 @@ pub const S_STORM: usize = 28; // [edge distance][enemy pawn's rank] → 4 × 7
 pub const S_BLOCKED_STORM: usize = 56; // [enemy pawn's rank], blocked by the own pawn → 7
 pub const N_SHELTER: usize = 63;
 
-// Terms of table `tempo_threats` (`tempo.rs`), one weight each per phase, counted from the
-// attacking side, in two blocks: `TT_THEIR_MOVE` when the attacked side is to move (it must
-// answer), `TT_OUR_MOVE` when the attacking side is (in a quiet position, its threats did not
-// win anything yet). Within a block: the threatened enemy men by type, then the number of
-// threatened pieces as a one-hot (1, 2, 3 or more: a double attack).
-pub const TT_PAWN: usize = 0; // enemy pawns attacked and undefended
-pub const TT_KNIGHT: usize = 1; // threatened: attacked by a pawn or a lesser piece, or hanging
-pub const TT_BISHOP: usize = 2;
-pub const TT_ROOK: usize = 3;
-pub const TT_QUEEN: usize = 4;
-pub const TT_MANY: usize = 5; // one-hot: 1, 2, 3+ threatened pieces → 3 entries
-pub const TT_BLOCK: usize = 8;
-pub const TT_THEIR_MOVE: usize = 0;
-pub const TT_OUR_MOVE: usize = TT_BLOCK;
-pub const N_TEMPO_THREATS: usize = 2 * TT_BLOCK;
+// Terms of table `king_attack_pairs` (`kingpairs.rs`), one weight each per phase, counted from
+// the attacking side when at least one of its pieces attacks the enemy king zone: every product
+// x_i · x_j (i ≤ j) of the attack's components below, so that the learner sets a whole
+// quadratic form where `king_danger` squares one hand-weighted sum of them.
+pub const KA_KNIGHTS: usize = 0; // knights attacking the zone
+pub const KA_BISHOPS: usize = 1;
+pub const KA_ROOKS: usize = 2;
+pub const KA_QUEENS: usize = 3;
+pub const KA_ZONE_ATTACKS: usize = 4; // attacks on zone squares, counted per piece (capped)
+pub const KA_WEAK: usize = 5; // zone squares attacked, defended by the king or queen only
+pub const KA_SAFE_CHECK_N: usize = 6; // safe checking squares by piece type (each capped at 2)
+pub const KA_SAFE_CHECK_B: usize = 7;
+pub const KA_SAFE_CHECK_R: usize = 8;
+pub const KA_SAFE_CHECK_Q: usize = 9;
+pub const KA_UNSAFE_CHECKS: usize = 10; // checking squares the king's side defends (capped)
+pub const KA_QUEEN: usize = 11; // the attacking side has a queen (0 or 1)
+pub const KA_COMPONENTS: usize = 12;
+/// The index of the product of components `i ≤ j` within the table.
+pub const fn ka_pair(i: usize, j: usize) -> usize {
+    i * KA_COMPONENTS - i * (i + 1) / 2 + j
+}
+pub const N_KING_PAIRS: usize = KA_COMPONENTS * (KA_COMPONENTS + 1) / 2;
 
 pub const KD_QUADRATIC: usize = 0;
 pub const KD_LINEAR: usize = 1;
@@ -196,9 +203,9 @@ pub(super) static TABLES: [TableSpec; 9] = [
         required: false,
     },
     TableSpec {
-        name: "tempo_threats",
+        name: "king_attack_pairs",
         elem: Elem::I32,
-        dims: &[2, N_TEMPO_THREATS as u32],
+        dims: &[2, N_KING_PAIRS as u32],
         required: false,
     },
 ];
@@ -211,8 +218,8 @@ pub const OFF_KD: usize = OFF_EXT + 2 * N_EXT;
 pub const OFF_MORE: usize = OFF_KD + 2 * N_KD;
 pub const OFF_MORE2: usize = OFF_MORE + 2 * N_MORE;
 pub const OFF_SHELTER: usize = OFF_MORE2 + 2 * N_MORE2;
-pub const OFF_TEMPO_THREATS: usize = OFF_SHELTER + 2 * N_SHELTER;
-pub const N_PARAMS: usize = OFF_TEMPO_THREATS + 2 * N_TEMPO_THREATS;
+pub const OFF_KING_PAIRS: usize = OFF_SHELTER + 2 * N_SHELTER;
+pub const N_PARAMS: usize = OFF_KING_PAIRS + 2 * N_KING_PAIRS;
 
 /// Where each table's parameters start, in `TABLES`' order, and where the last one ends.
 pub(super) const TABLE_OFF: [usize; 10] = [
@@ -224,7 +231,7 @@ pub(super) const TABLE_OFF: [usize; 10] = [
     OFF_MORE,
     OFF_MORE2,
     OFF_SHELTER,
-    OFF_TEMPO_THREATS,
+    OFF_KING_PAIRS,
     N_PARAMS,
 ];
 
@@ -238,7 +245,7 @@ pub(super) const COUNTED: [(usize, usize); 7] = [
     (T_MORE, N_MORE),
     (T_MORE2, N_MORE2),
     (T_SHELTER, N_SHELTER),
-    (T_TEMPO_THREATS, N_TEMPO_THREATS),
+    (T_KING_PAIRS, N_KING_PAIRS),
 ];
 
 const fn count_bases() -> [usize; COUNTED.len() + 1] {

@@ -177,8 +177,8 @@ pub(super) struct Which {
     pub more2: bool,
     /// `king_shelter`.
     pub shelter: bool,
-    /// `tempo_threats` (needs `ext`).
-    pub tempo: bool,
+    /// `king_attack_pairs` (needs `ext`).
+    pub pairs: bool,
 }
 
 impl Which {
@@ -187,7 +187,7 @@ impl Which {
         more: true,
         more2: true,
         shelter: true,
-        tempo: true,
+        pairs: true,
     };
 }
 
@@ -221,6 +221,8 @@ pub(super) fn counts(
     let mut attackers = 0usize;
     let mut attacker_weight = 0i32;
     let mut zone_attacks = 0i32;
+    // The zone's attackers by type (knight, bishop, rook, queen): `king_attack_pairs`.
+    let mut attackers_by = [0i32; 4];
     // Mobility (safe squares, capped) and king-zone attacks of one piece.
     let mut attack = |add: &mut dyn FnMut(usize, i32), att: BitBoard, base, max, slot: usize| {
         let m = ((att & safe).len() as usize).min(max);
@@ -228,6 +230,7 @@ pub(super) fn counts(
         let z = (att & zone).len() as i32;
         add(P_KING_ATTACK + slot, z);
         attackers += usize::from(z > 0);
+        attackers_by[slot] += i32::from(z > 0);
         if z > 0 {
             attacker_weight += KD_ATTACKER_WEIGHT[slot];
             zone_attacks += z;
@@ -387,29 +390,50 @@ pub(super) fn counts(
         line & us.rook,
         (diag | line) & us.queen,
     ];
-    for (i, c) in checks.iter().enumerate() {
-        add(N_POS + E_SAFE_CHECK_N + i, n(*c & check_safe));
+    let safe_checks = checks.map(|c| n(c & check_safe));
+    for (i, &c) in safe_checks.iter().enumerate() {
+        add(N_POS + E_SAFE_CHECK_N + i, c);
     }
-    // The king-danger index (table `king_danger`): the interaction the linear terms above cannot
-    // express, scored through its square. Only for an attack of two pieces, or one with a queen
-    // on the board (Stockfish 11's gate): most positions skip the work.
-    if attackers >= 2 || (attackers == 1 && queen) {
-        let danger = king_danger(&KingAttack {
-            attackers: attackers as i32,
-            attacker_weight,
-            zone_attacks,
-            // Zone squares `view` attacks that only the king or queen defend.
-            weak: n(zone & us.all & !(th.pawn | th.minor | th.rook)),
-            safe_checks: checks.map(|c| n(c & check_safe)),
-            unsafe_checks: checks.iter().map(|&c| n(c & !own & th.all)).sum(),
-            queen,
-        });
-        if danger > 0 {
-            add(
-                N_POS + N_EXT + KD_QUADRATIC,
-                danger * danger / KD_QUADRATIC_DIV,
-            );
-            add(N_POS + N_EXT + KD_LINEAR, danger / KD_LINEAR_DIV);
+    // The king-danger index (table `king_danger`) is the interaction the linear terms above
+    // cannot express, scored through its square, only for an attack of two pieces, or one with a
+    // queen on the board (Stockfish 11's gate): most positions skip the work. The products of
+    // `king_attack_pairs` are counted for any attack on the zone. Both read the same counts,
+    // taken once.
+    let pairs = which.pairs && attackers > 0;
+    let gate = attackers >= 2 || (attackers == 1 && queen);
+    if pairs || gate {
+        // Zone squares `view` attacks that only the king or queen defend.
+        let weak = n(zone & us.all & !(th.pawn | th.minor | th.rook));
+        let unsafe_checks: i32 = checks.iter().map(|&c| n(c & !own & th.all)).sum();
+        if pairs {
+            let mut x = [0i32; KA_COMPONENTS];
+            x[KA_KNIGHTS..KA_KNIGHTS + 4].copy_from_slice(&attackers_by);
+            x[KA_ZONE_ATTACKS] = zone_attacks.min(16);
+            x[KA_WEAK] = weak;
+            for (i, &c) in safe_checks.iter().enumerate() {
+                x[KA_SAFE_CHECK_N + i] = c.min(2);
+            }
+            x[KA_UNSAFE_CHECKS] = unsafe_checks.min(6);
+            x[KA_QUEEN] = i32::from(queen);
+            super::kingpairs::counts(&x, &mut add);
+        }
+        if gate {
+            let danger = king_danger(&KingAttack {
+                attackers: attackers as i32,
+                attacker_weight,
+                zone_attacks,
+                weak,
+                safe_checks,
+                unsafe_checks,
+                queen,
+            });
+            if danger > 0 {
+                add(
+                    N_POS + N_EXT + KD_QUADRATIC,
+                    danger * danger / KD_QUADRATIC_DIV,
+                );
+                add(N_POS + N_EXT + KD_LINEAR, danger / KD_LINEAR_DIV);
+            }
         }
     }
     // Own king: files around it without an own pawn, and enemy pawns storming them.
@@ -427,8 +451,5 @@ pub(super) fn counts(
     }
     if which.more2 {
         super::more::more2_counts(b, view, maps, pinfo, &mut add);
-    }
-    if which.tempo {
-        super::tempo::counts(b, view, maps, &mut add);
     }
 }

@@ -512,10 +512,10 @@ impl FeatureSet<ChessPos> for ChessFeatures {
     /// Stockfish 15.1's scores of 1.1M positions of the 2400+ games and of 0.3M positions one or
     /// two random moves away from them (data/chess/README.md), with the endgame scale factor,
     /// the king-danger index, the `positional_more`, `positional_more2` and `king_shelter`
-    /// terms and the `king_attack_pairs` table in the features; over
-    /// `chess-texel-shelter.kwt` (the default before it) +11.8 [−0.8, +24.5] in 2,000 games at
-    /// 10,000 nodes (docs/learning/texel.md, "Attacks on the king as a quadratic form"); made by
-    /// scripts/train_shipped.sh.
+    /// terms and the `king_attack_pairs` table in the features; over `chess-texel-shelter.kwt`
+    /// (the default before it) +17.4 [−3.1, +38.0] in 600 games at 2 s + 0.02 s, its 15% slower
+    /// evaluation included (docs/learning/texel.md, "Attacks on the king as a quadratic form");
+    /// made by scripts/train_shipped.sh.
     fn embedded_file() -> Option<(&'static str, &'static [u8])> {
         Some((
             "chess-texel-attack.kwt",

@@ -49,7 +49,7 @@ fn a_queen_attack_counts_every_product_of_its_components() {
 
 #[test]
 fn pair_indices_cover_the_table_once() {
-    let mut seen = vec![false; N_KING_PAIRS];
+    let mut seen = [false; N_KING_PAIRS];
     for i in 0..KA_COMPONENTS {
         for j in i..KA_COMPONENTS {
             let k = ka_pair(i, j);

@@ -4,8 +4,9 @@
 
 use kishi::chess::features::*;
 use kishi::chess::ChessPos;
-use kishi::eval::{FeatureSet, Weights};
 use kishi::game::Game;
+
+mod eval_util;
 
 fn pos(fen: &str) -> ChessPos {
     ChessPos::from_text(fen).unwrap_or_else(|e| panic!("{e}: {fen}"))
@@ -64,26 +65,10 @@ fn pair_indices_cover_the_table_once() {
 /// says, and the position turned around (colours swapped) scores the same for the side to move.
 #[test]
 fn the_table_moves_the_evaluation_as_its_features_say() {
-    let mut params = vec![0i32; N_PARAMS];
-    for i in 0..2 * N_KING_PAIRS {
-        params[OFF_KING_PAIRS + i] = 32 * ((i as i32 * 7) % 23 - 11);
-    }
-    let w = Weights::from_params::<ChessPos, ChessFeatures>(&params, "{}").expect("weights");
-    let eval = |fen: &str| {
-        let p = pos(fen);
-        let mut acc = Default::default();
-        ChessFeatures::refresh(&w, &p, &mut acc);
-        ChessFeatures::evaluate(&w, &p, &acc)
-    };
-    let turned = "6k1/5ppp/8/8/3q4/8/5PPP/6K1 b - - 0 1";
-    assert_ne!(eval(QUEEN_ATTACK), 0);
-    assert_eq!(eval(QUEEN_ATTACK), eval(turned));
-    let p = pos(QUEEN_ATTACK);
-    let mut f = Vec::new();
-    ChessFeatures::features(&p, &mut f);
-    let dot: i64 = f
-        .iter()
-        .map(|&(i, c)| params[i as usize] as i64 * c as i64)
-        .sum();
-    assert_eq!(dot / ChessFeatures::SCALE as i64, eval(QUEEN_ATTACK) as i64);
+    eval_util::chess_table_moves_the_evaluation(
+        OFF_KING_PAIRS,
+        2 * N_KING_PAIRS,
+        QUEEN_ATTACK,
+        "6k1/5ppp/8/8/3q4/8/5PPP/6K1 b - - 0 1",
+    );
 }

@@ -3,8 +3,9 @@
 
 use kishi::chess::features::*;
 use kishi::chess::ChessPos;
-use kishi::eval::{FeatureSet, Weights};
 use kishi::game::Game;
+
+mod eval_util;
 
 fn pos(fen: &str) -> ChessPos {
     ChessPos::from_text(fen).unwrap_or_else(|e| panic!("{e}: {fen}"))
@@ -115,27 +116,10 @@ fn a_king_on_the_edge_counts_the_three_files_beside_it() {
 /// the position turned around (colours swapped) scores the same for the side to move.
 #[test]
 fn the_table_moves_the_evaluation_as_its_features_say() {
-    let mut params = vec![0i32; N_PARAMS];
-    for i in 0..2 * N_SHELTER {
-        params[OFF_SHELTER + i] = 32 * ((i as i32 * 7) % 23 - 11);
-    }
-    let w = Weights::from_params::<ChessPos, ChessFeatures>(&params, "{}").expect("weights");
-    let eval = |fen: &str| {
-        let p = pos(fen);
-        let mut acc = Default::default();
-        ChessFeatures::refresh(&w, &p, &mut acc);
-        ChessFeatures::evaluate(&w, &p, &acc)
-    };
-    let fen = "6k1/8/8/8/6p1/6P1/5P1P/6K1 w - - 0 1";
-    let turned = "6k1/5p1p/6p1/6P1/8/8/8/6K1 b - - 0 1";
-    assert_ne!(eval(fen), 0);
-    assert_eq!(eval(fen), eval(turned));
-    let p = pos(fen);
-    let mut f = Vec::new();
-    ChessFeatures::features(&p, &mut f);
-    let dot: i64 = f
-        .iter()
-        .map(|&(i, c)| params[i as usize] as i64 * c as i64)
-        .sum();
-    assert_eq!(dot / ChessFeatures::SCALE as i64, eval(fen) as i64);
+    eval_util::chess_table_moves_the_evaluation(
+        OFF_SHELTER,
+        2 * N_SHELTER,
+        "6k1/8/8/8/6p1/6P1/5P1P/6K1 w - - 0 1",
+        "6k1/5p1p/6p1/6P1/8/8/8/6K1 b - - 0 1",
+    );
 }

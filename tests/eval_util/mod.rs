@@ -248,3 +248,32 @@ pub fn chess_eval_from_features(pos: &ChessPos, params: &[i32], feats: &[(u32, i
     let learned = evaluate_features::<ChessPos, ChessFeatures>(params, feats);
     sign * endgame::adjust(pos.board(), sign * learned)
 }
+
+/// One optional chess table checked alone: with only its `len` parameters from `off` set (a
+/// fixed spread of values), the evaluation of `fen` is not zero, equals that of `turned` (the
+/// same position with the colours swapped) and equals the feature vector's dot product.
+pub fn chess_table_moves_the_evaluation(off: usize, len: usize, fen: &str, turned: &str) {
+    use kishi::chess::features::N_PARAMS;
+    use kishi::eval::{FeatureSet, Weights};
+    let mut params = vec![0i32; N_PARAMS];
+    for i in 0..len {
+        params[off + i] = 32 * ((i as i32 * 7) % 23 - 11);
+    }
+    let w = Weights::from_params::<ChessPos, ChessFeatures>(&params, "{}").expect("weights");
+    let pos = |text: &str| ChessPos::from_text(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let eval = |text: &str| {
+        let p = pos(text);
+        let mut acc = Default::default();
+        ChessFeatures::refresh(&w, &p, &mut acc);
+        ChessFeatures::evaluate(&w, &p, &acc)
+    };
+    assert_ne!(eval(fen), 0);
+    assert_eq!(eval(fen), eval(turned));
+    let mut f = Vec::new();
+    ChessFeatures::features(&pos(fen), &mut f);
+    let dot: i64 = f
+        .iter()
+        .map(|&(i, c)| params[i as usize] as i64 * c as i64)
+        .sum();
+    assert_eq!(dot / ChessFeatures::SCALE as i64, eval(fen) as i64);
+}

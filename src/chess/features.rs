@@ -281,16 +281,10 @@ impl<'a> FullTables<'a> {
     }
 
     /// The (mg, eg) weights of `terms::counts`' index `t`. `counted_slot` folds away for a
-    /// constant `t`, and so does the match. The last table's indices are not constants (they
-    /// depend on which attack components are there), so it is tested first: one comparison
-    /// instead of `counted_slot`'s walk over the tables (the walk cost about a sixth of the
-    /// evaluation's time with `king_attack_pairs`).
+    /// constant `t`, and so does the match; the last table's indices, not constants, take one
+    /// comparison there.
     #[inline(always)]
     fn pair(&self, t: usize) -> (i32, i32) {
-        if t >= COUNT_BASE[6] {
-            let t = t - COUNT_BASE[6];
-            return (self.pairs[t], self.pairs[N_KING_PAIRS + t]);
-        }
         let (j, t) = counted_slot(t);
         match j {
             0 => (self.pos[t], self.pos[N_POS + t]),

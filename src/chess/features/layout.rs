@@ -267,9 +267,11 @@ pub const N_COUNTED: usize = COUNT_BASE[COUNTED.len()];
 /// `t` is a constant at nearly every call after inlining, so this folds away in the evaluation.
 #[inline(always)]
 pub(super) fn counted_slot(t: usize) -> (usize, usize) {
-    let mut j = 0;
-    while j + 1 < COUNTED.len() && t >= COUNT_BASE[j + 1] {
-        j += 1;
+    // From the last table down: the last table's indices (`king_attack_pairs`) are the ones not
+    // known at compile time, so they are found with one comparison.
+    let mut j = COUNTED.len() - 1;
+    while j > 0 && t < COUNT_BASE[j] {
+        j -= 1;
     }
     (j, t - COUNT_BASE[j])
 }

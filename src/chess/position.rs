@@ -444,6 +444,21 @@ impl Game for ChessPos {
         score
     }
 
+    fn structure_key(&self) -> u64 {
+        // The two sides' pawn sets, each multiplied by an odd constant and mixed (splitmix64's
+        // finaliser): a key per pawn structure without keeping a second Zobrist key per move.
+        let b = &self.board;
+        let pawns = b.pieces(Piece::Pawn);
+        let w = (pawns & b.colors(Color::White)).0;
+        let k = (pawns & b.colors(Color::Black)).0;
+        let mut h = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^= h >> 30;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^= h >> 27;
+        h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^ (h >> 31)
+    }
+
     fn null_move_allowed(&self) -> bool {
         // Zugzwang guard: the side to move must have a piece other than pawns and king.
         let b = &self.board;

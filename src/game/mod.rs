@@ -233,6 +233,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn mate_in_one(&self) -> Option<Self::Move> {
         None
     }
+    /// A key of the position's slow-changing structure, for the search's correction history
+    /// (`CorrHist`): positions with the same key tend to share the evaluation's errors, so what
+    /// the searches found there corrects the static value of the next one. Chess: the pawns.
+    /// Default 0 (no structure: the switch would then correct by side to move alone).
+    fn structure_key(&self) -> u64 {
+        0
+    }
 }
 
 /// Whether `pos` is tactically quiet: the side to move is not in check and has no capture that wins

@@ -20,11 +20,20 @@ pub struct OrderingTables {
     /// (moving piece, target, captured kind) cut off; orders captures within the SEE bands.
     /// Empty without continuation history (the learners' tables).
     pub capture: Vec<i16>,
+    /// Correction history (`CorrHist`): `corr[side · CORR_SIZE + structure_key % CORR_SIZE]`,
+    /// the running average of (search result − static evaluation) at nodes of that pawn
+    /// structure, within ±`CORR_MAX`. Empty in the learners' tables (their searches must give
+    /// the same value for the same position whatever was searched before).
+    pub corr: Vec<i16>,
     size: usize,
     kinds: usize,
 }
 
 const HISTORY_MAX: i32 = 16_384;
+/// Correction-history entries per side (Stockfish's 16,384).
+pub const CORR_SIZE: usize = 16_384;
+/// The bound of a correction-history entry; one update moves it by at most a quarter of it.
+pub const CORR_MAX: i32 = 1024;
 
 /// History gravity: bonuses shrink as the entry nears the maximum, so values stay bounded.
 #[inline]
@@ -41,6 +50,7 @@ impl OrderingTables {
             counter: vec![0; size],
             cont: Vec::new(),
             capture: Vec::new(),
+            corr: Vec::new(),
             size,
             kinds: 0,
         }
@@ -52,6 +62,7 @@ impl OrderingTables {
         OrderingTables {
             cont: vec![0; size * size],
             capture: vec![0; size * kinds],
+            corr: vec![0; 2 * CORR_SIZE],
             kinds,
             ..Self::new(size)
         }
@@ -71,6 +82,34 @@ impl OrderingTables {
         self.counter.fill(0);
         self.cont.fill(0);
         self.capture.fill(0);
+        self.corr.fill(0);
+    }
+
+    /// The correction-history slot of a structure key for side `side` (0 or 1).
+    #[inline]
+    fn corr_slot(side: usize, key: u64) -> usize {
+        // The key's top bits: the low ones of a multiplicative hash mix least.
+        side * CORR_SIZE + (key >> 50) as usize % CORR_SIZE
+    }
+
+    /// The correction-history entry for `side` at structure `key` (0 without the table).
+    #[inline]
+    pub fn corr_entry(&self, side: usize, key: u64) -> i32 {
+        self.corr
+            .get(Self::corr_slot(side, key))
+            .map_or(0, |&v| v as i32)
+    }
+
+    /// Moves the correction-history entry toward `diff` (search result − static evaluation) with
+    /// weight `depth`: the step (diff·depth/8, within ±CORR_MAX/4) shrinks as the entry nears
+    /// ±CORR_MAX (the histories' gravity), so the entry is a decaying average of the steps.
+    pub fn update_corr(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
+        if let Some(h) = self.corr.get_mut(Self::corr_slot(side, key)) {
+            let b = (diff.saturating_mul(depth) / 8).clamp(-CORR_MAX / 4, CORR_MAX / 4);
+            let v = *h as i32;
+            // |v + b − v·|b|/CORR_MAX| ≤ CORR_MAX, so the narrowing is exact.
+            *h = (v + b - v * b.abs() / CORR_MAX) as i16;
+        }
     }
 
     pub fn update_history(&mut self, index: usize, bonus: i32) {
@@ -347,6 +386,36 @@ fn sort_rest<M: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn correction_history_follows_the_errors_and_stays_bounded() {
+        let mut t = OrderingTables::for_play(8, 2);
+        let key = 0xDEAD_BEEF_0123_4567u64;
+        // The search keeps finding +200 where the evaluation said 0, at depth 8: each step is
+        // 200·8/8 = 200, within the quarter bound.
+        t.update_corr(0, key, 200, 8);
+        assert_eq!(t.corr_entry(0, key), 200);
+        // The other side and another structure are untouched.
+        assert_eq!(t.corr_entry(1, key), 0);
+        assert_eq!(t.corr_entry(0, key ^ (1 << 60)), 0);
+        for _ in 0..1000 {
+            t.update_corr(0, key, 30_000, 64);
+        }
+        let v = t.corr_entry(0, key);
+        assert!(v > 900 && v <= CORR_MAX, "{v}");
+        // Errors the other way bring it back down.
+        for _ in 0..1000 {
+            t.update_corr(0, key, -30_000, 64);
+        }
+        let v = t.corr_entry(0, key);
+        assert!((-CORR_MAX..-900).contains(&v), "{v}");
+        t.clear();
+        assert_eq!(t.corr_entry(0, key), 0);
+        // The learners' tables have none: no entry, no update.
+        let mut l = OrderingTables::new(8);
+        l.update_corr(0, key, 200, 8);
+        assert_eq!(l.corr_entry(0, key), 0);
+    }
 
     #[test]
     fn pick_returns_moves_in_descending_score_order() {

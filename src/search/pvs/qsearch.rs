@@ -46,18 +46,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         let mut best;
-        let stand;
+        // The evaluation as the table stores it; `stand` is it corrected (`CorrHist`).
+        let raw;
         if in_check {
             best = -INFINITE;
-            stand = -INFINITE;
+            raw = -INFINITE;
         } else {
-            stand = self.evaluate_or_tt(ply, tte);
+            raw = self.evaluate_or_tt(ply, tte);
+            let stand = self.corrected_eval(ply, raw);
             if stand >= beta {
                 // Stored (a lower bound at quiescence depth, with the evaluation): a later visit
                 // takes the cut or at least the static value from the table instead of
                 // evaluating again. An entry that already holds this position is kept.
                 if tte.is_none() {
-                    self.store_tt(key, stand, beta, 0, stand, -1, ply);
+                    self.store_tt(key, stand, beta, 0, raw, -1, ply);
                 }
                 return stand;
             }
@@ -147,7 +149,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             }
         }
         self.give_back_bufs(ply, moves, scores);
-        self.store_tt(key, best, beta, best_code, stand, -1, ply);
+        self.store_tt(key, best, beta, best_code, raw, -1, ply);
         best
     }
 }

@@ -42,6 +42,16 @@ impl ChessPos {
     }
 }
 
+/// splitmix64's finaliser: every input bit moves about half the output bits, so a key's top
+/// bits (what the correction tables index by) depend on every square.
+fn mix64(mut h: u64) -> u64 {
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
+}
+
 fn side_of(c: Color) -> Side {
     match c {
         Color::White => Side::First,
@@ -451,12 +461,35 @@ impl Game for ChessPos {
         let pawns = b.pieces(Piece::Pawn);
         let w = (pawns & b.colors(Color::White)).0;
         let k = (pawns & b.colors(Color::Black)).0;
-        let mut h = w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        h ^= h >> 30;
-        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        h ^= h >> 27;
-        h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
-        h ^ (h >> 31)
+        mix64(w.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+    }
+
+    fn pieces_key(&self, side: Side) -> u64 {
+        // Each piece type's set times its own odd constant, summed and mixed, as for the pawns.
+        const MUL: [u64; 5] = [
+            0x9E37_79B9_7F4A_7C15,
+            0xC2B2_AE3D_27D4_EB4F,
+            0x1656_67B1_9E37_79F9,
+            0x27D4_EB2F_1656_67C5,
+            0x85EB_CA77_C2B2_AE63,
+        ];
+        let b = &self.board;
+        let ours = b.colors(match side {
+            Side::First => Color::White,
+            Side::Second => Color::Black,
+        });
+        let kinds = [
+            Piece::Knight,
+            Piece::Bishop,
+            Piece::Rook,
+            Piece::Queen,
+            Piece::King,
+        ];
+        let mut h = 0u64;
+        for (kind, mul) in kinds.into_iter().zip(MUL) {
+            h = h.wrapping_add((b.pieces(kind) & ours).0.wrapping_mul(mul));
+        }
+        mix64(h)
     }
 
     fn null_move_allowed(&self) -> bool {

@@ -240,6 +240,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn structure_key(&self) -> u64 {
         0
     }
+    /// A key of `side`'s pieces other than pawns and where they stand, for the search's second
+    /// correction history (`CorrNonPawn`): one per side, so positions that share one side's
+    /// pieces share that side's entry whatever the other side holds. Default 0.
+    fn pieces_key(&self, _side: Side) -> u64 {
+        0
+    }
 }
 
 /// Whether `pos` is tactically quiet: the side to move is not in check and has no capture that wins

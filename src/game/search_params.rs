@@ -235,8 +235,13 @@ pub const RFP_STAT: usize = 75;
 /// moves by that average / this (Stockfish 16's `correctionHistory`: entries up to 1024, each
 /// update (best − static)·depth/8 within ±256, the correction entry / 32).
 pub const CORR_HIST: usize = 76;
+/// A second correction history per side to move and per colour, indexed by that colour's
+/// pieces other than pawns (`Game::pieces_key`; Stockfish 17's `nonPawnCorrectionHistory`),
+/// updated like `CorrHist`'s; the sum of the two colours' entries / this moves the evaluation
+/// (0: off; needs the tables `CorrHist` uses, so it reads nothing with `CorrHist` 0).
+pub const CORR_NON_PAWN: usize = 77;
 /// Number of tunables.
-pub const COUNT: usize = 77;
+pub const COUNT: usize = 78;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -328,6 +333,7 @@ pub const NAMES: [&str; COUNT] = [
     "FutilityHistory",
     "RfpStat",
     "CorrHist",
+    "CorrNonPawn",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -420,6 +426,7 @@ pub const STANDARD: SearchParamTable = [
     t(FUTILITY_HISTORY, 0, 0, 200, 4),
     t(RFP_STAT, 0, 0, 1000, 20),
     t(CORR_HIST, 0, 0, 256, 4),
+    t(CORR_NON_PAWN, 0, 0, 256, 4),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took

@@ -20,10 +20,11 @@ pub struct OrderingTables {
     /// (moving piece, target, captured kind) cut off; orders captures within the SEE bands.
     /// Empty without continuation history (the learners' tables).
     pub capture: Vec<i16>,
-    /// Correction history (`CorrHist`): `corr[side · CORR_SIZE + structure_key % CORR_SIZE]`,
-    /// the running average of (search result − static evaluation) at nodes of that pawn
-    /// structure, within ±`CORR_MAX`. Empty in the learners' tables (their searches must give
-    /// the same value for the same position whatever was searched before).
+    /// Correction histories: `corr[row · CORR_SIZE + key % CORR_SIZE]`, the running average of
+    /// (search result − static evaluation) at nodes of that key, within ±`CORR_MAX`. Rows 0–1:
+    /// the side to move's pawn structure (`CorrHist`); rows 2–5 (`corr_row`): side to move ×
+    /// colour, that colour's other pieces (`CorrNonPawn`). Empty in the learners' tables (their
+    /// searches must give the same value for the same position whatever was searched before).
     pub corr: Vec<i16>,
     size: usize,
     kinds: usize,
@@ -34,6 +35,15 @@ const HISTORY_MAX: i32 = 16_384;
 pub const CORR_SIZE: usize = 16_384;
 /// The bound of a correction-history entry; one update moves it by at most a quarter of it.
 pub const CORR_MAX: i32 = 1024;
+/// Rows of the correction tables: pawns per side to move, then non-pawn pieces per side to
+/// move and colour.
+const CORR_ROWS: usize = 6;
+
+/// The correction-history row of `colour`'s non-pawn pieces seen by side to move `stm`.
+#[inline]
+pub fn corr_row(stm: usize, colour: usize) -> usize {
+    2 + 2 * stm + colour
+}
 
 /// History gravity: bonuses shrink as the entry nears the maximum, so values stay bounded.
 #[inline]
@@ -62,7 +72,7 @@ impl OrderingTables {
         OrderingTables {
             cont: vec![0; size * size],
             capture: vec![0; size * kinds],
-            corr: vec![0; 2 * CORR_SIZE],
+            corr: vec![0; CORR_ROWS * CORR_SIZE],
             kinds,
             ..Self::new(size)
         }
@@ -85,26 +95,26 @@ impl OrderingTables {
         self.corr.fill(0);
     }
 
-    /// The correction-history slot of a structure key for side `side` (0 or 1).
+    /// The correction-history slot of `key` in `row` (below `CORR_ROWS`).
     #[inline]
-    fn corr_slot(side: usize, key: u64) -> usize {
+    fn corr_slot(row: usize, key: u64) -> usize {
         // The key's top bits: the low ones of a multiplicative hash mix least.
-        side * CORR_SIZE + (key >> 50) as usize % CORR_SIZE
+        row * CORR_SIZE + (key >> 50) as usize % CORR_SIZE
     }
 
-    /// The correction-history entry for `side` at structure `key` (0 without the table).
+    /// The correction-history entry of `key` in `row` (0 without the table).
     #[inline]
-    pub fn corr_entry(&self, side: usize, key: u64) -> i32 {
+    pub fn corr_entry(&self, row: usize, key: u64) -> i32 {
         self.corr
-            .get(Self::corr_slot(side, key))
+            .get(Self::corr_slot(row, key))
             .map_or(0, |&v| v as i32)
     }
 
     /// Moves the correction-history entry toward `diff` (search result − static evaluation) with
     /// weight `depth`: the step (diff·depth/8, within ±CORR_MAX/4) shrinks as the entry nears
     /// ±CORR_MAX (the histories' gravity), so the entry is a decaying average of the steps.
-    pub fn update_corr(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
-        if let Some(h) = self.corr.get_mut(Self::corr_slot(side, key)) {
+    pub fn update_corr(&mut self, row: usize, key: u64, diff: i32, depth: i32) {
+        if let Some(h) = self.corr.get_mut(Self::corr_slot(row, key)) {
             let b = (diff.saturating_mul(depth) / 8).clamp(-CORR_MAX / 4, CORR_MAX / 4);
             let v = *h as i32;
             // |v + b − v·|b|/CORR_MAX| ≤ CORR_MAX, so the narrowing is exact.
@@ -395,8 +405,11 @@ mod tests {
         // 200·8/8 = 200, within the quarter bound.
         t.update_corr(0, key, 200, 8);
         assert_eq!(t.corr_entry(0, key), 200);
-        // The other side and another structure are untouched.
-        assert_eq!(t.corr_entry(1, key), 0);
+        // The other rows and another structure are untouched.
+        for row in 1..CORR_ROWS {
+            assert_eq!(t.corr_entry(row, key), 0);
+        }
+        assert_eq!(corr_row(1, 1), CORR_ROWS - 1);
         assert_eq!(t.corr_entry(0, key ^ (1 << 60)), 0);
         for _ in 0..1000 {
             t.update_corr(0, key, 30_000, 64);

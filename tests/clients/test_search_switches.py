@@ -32,7 +32,7 @@ SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDept
             "CheckOrder": 6000, "EnPrise": 40, "OrderWeights": 1,
             "CaptureSlack": 300, "FailHighReduce": 1, "NmpStatic": 100,
             "QsEvasions": 2, "SingularQuietLmr": 1, "FutilityHistory": 42, "RfpStat": 245,
-            "CorrHist": 32}
+            "CorrHist": 32, "CorrNonPawn": 32}
 # The switches whose "off" (the standard value) is not 0.
 OFF = {"LmrPvExtra": 2, "CheckExtDepth": 1, "ContPlies": 2}
 

@@ -5,8 +5,10 @@
 //! Split by concern: this file holds the searcher's state, the root and iterative deepening;
 //! `node` the search of an inner node, `qsearch` the quiescence search, `pruning` the decisions
 //! to prune or reduce (null move, reverse futility, futility, late move pruning, SEE pruning, late
-//! move reductions) with their margins.
+//! move reductions) with their margins, `correction` the correction histories' adjustment of the
+//! static evaluation.
 
+mod correction;
 mod move_prune;
 mod node;
 mod probcut;
@@ -21,8 +23,8 @@ use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, CHECK_EXT_DEPTH, CORR_HIST,
-    FAIL_HIGH_REDUCE, LMR_BASE, LMR_DIV, RULE50_DAMP, TIME_FALLING,
+    ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, CHECK_EXT_DEPTH, FAIL_HIGH_REDUCE,
+    LMR_BASE, LMR_DIV, RULE50_DAMP, TIME_FALLING,
 };
 use crate::game::*;
 use parking_lot::Mutex;
@@ -466,22 +468,6 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             Some(e) if self.params.tt_eval && e.eval.abs() < MATE_BOUND => e.eval,
             _ => self.evaluate(ply),
         }
-    }
-
-    /// The static evaluation `raw` at `ply` moved by the correction history of its pawn
-    /// structure (`CorrHist`; unchanged with it off or without the table, as in the learners).
-    #[inline]
-    fn corrected_eval(&self, ply: usize, raw: i32) -> i32 {
-        let div = self.sp(CORR_HIST);
-        if div <= 0 || self.buf.tables.corr.is_empty() {
-            return raw;
-        }
-        let pos = &self.buf.positions[ply];
-        let c = self
-            .buf
-            .tables
-            .corr_entry(pos.side_to_move().index(), pos.structure_key());
-        (raw + c / div).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Iterative deepening with aspiration windows. `report` is called by the main thread (id 0)

@@ -11,10 +11,10 @@ use super::move_prune::{Candidate, NodeFacts};
 use super::{Searcher, NO_PREV};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
-    CAPTURE_SLACK, CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, CORR_HIST, EN_PRISE,
-    HISTORY_BONUS_MAX, HISTORY_BONUS_MUL, HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER,
-    LMR_PARENT_COUNT, ORDER_WEIGHTS, PRIOR_CM_BONUS, RFP_STAT, SINGULAR_QUIET_LMR, THREAT_ORDER,
-    TT_CAPTURE_LMR, TT_CUT_HISTORY, TT_PV,
+    CAPTURE_SLACK, CHECK_EXT_DEPTH, CHECK_ORDER, CONT_PLIES, EN_PRISE, HISTORY_BONUS_MAX,
+    HISTORY_BONUS_MUL, HISTORY_EXACT, LMP_CHECKS, LMR_CUTOFFS, LMR_DEEPER, LMR_PARENT_COUNT,
+    ORDER_WEIGHTS, PRIOR_CM_BONUS, RFP_STAT, SINGULAR_QUIET_LMR, THREAT_ORDER, TT_CAPTURE_LMR,
+    TT_CUT_HISTORY, TT_PV,
 };
 use crate::game::*;
 
@@ -445,33 +445,6 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             self.store_tt(key, best, beta, best_code, raw_eval, depth, ply);
         }
         best
-    }
-
-    /// `CorrHist`: the node's result `best` against its (corrected) static evaluation moves the
-    /// correction history of its pawn structure, unless the result is only a bound on the side
-    /// the evaluation already stands (a fail high at or below it, a fail low at or above it),
-    /// where it says nothing about the evaluation's error. Tactical best moves are left out by
-    /// the caller: their result is the capture's, not the structure's.
-    fn update_correction(
-        &mut self,
-        ply: usize,
-        depth: i32,
-        best: i32,
-        beta: i32,
-        raised: bool,
-        static_eval: i32,
-    ) {
-        if self.sp(CORR_HIST) <= 0 || self.buf.tables.corr.is_empty() {
-            return;
-        }
-        if (best >= beta && best <= static_eval) || (!raised && best >= static_eval) {
-            return;
-        }
-        let pos = &self.buf.positions[ply];
-        let (side, key) = (pos.side_to_move().index(), pos.structure_key());
-        self.buf
-            .tables
-            .update_corr(side, key, best - static_eval, depth);
     }
 
     /// The updates for the best move of a node (`code`, history index `hist_idx`, `kind` the

@@ -1,0 +1,75 @@
+//! Correction histories (`CorrHist`, `CorrNonPawn`; Stockfish 16/17's `correctionHistory`):
+//! the static evaluation of a node moved by a running average of how far the searches' results
+//! stood from it at earlier nodes with the same pawn structure (and, by switch, the same pieces
+//! of one colour), and the update of that average after a node's move loop. A linear
+//! evaluation's errors are systematic per structure, which is what the averages catch
+//! (docs/search_report.md §37). The tables live in `OrderingTables` (play search only).
+
+use super::super::ordering;
+use super::Searcher;
+use crate::eval::Evaluator;
+use crate::game::search_params::{CORR_HIST, CORR_NON_PAWN};
+use crate::game::*;
+
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// The static evaluation `raw` at `ply` moved by the correction history of its pawn
+    /// structure (`CorrHist`; unchanged with it off or without the table, as in the learners).
+    #[inline]
+    pub(super) fn corrected_eval(&self, ply: usize, raw: i32) -> i32 {
+        let (div, div_np) = (self.sp(CORR_HIST), self.sp(CORR_NON_PAWN));
+        if (div <= 0 && div_np <= 0) || self.buf.tables.corr.is_empty() {
+            return raw;
+        }
+        let pos = &self.buf.positions[ply];
+        let t = &self.buf.tables;
+        let stm = pos.side_to_move().index();
+        let mut c = 0;
+        if div > 0 {
+            c += t.corr_entry(stm, pos.structure_key()) / div;
+        }
+        if div_np > 0 {
+            let sum: i32 = [Side::First, Side::Second]
+                .map(|s| t.corr_entry(ordering::corr_row(stm, s.index()), pos.pieces_key(s)))
+                .iter()
+                .sum();
+            c += sum / div_np;
+        }
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// `CorrHist`: the node's result `best` against its (corrected) static evaluation moves the
+    /// correction history of its pawn structure, unless the result is only a bound on the side
+    /// the evaluation already stands (a fail high at or below it, a fail low at or above it),
+    /// where it says nothing about the evaluation's error. Tactical best moves are left out by
+    /// the caller: their result is the capture's, not the structure's.
+    pub(super) fn update_correction(
+        &mut self,
+        ply: usize,
+        depth: i32,
+        best: i32,
+        beta: i32,
+        raised: bool,
+        static_eval: i32,
+    ) {
+        let (on, on_np) = (self.sp(CORR_HIST) > 0, self.sp(CORR_NON_PAWN) > 0);
+        if !(on || on_np) || self.buf.tables.corr.is_empty() {
+            return;
+        }
+        if (best >= beta && best <= static_eval) || (!raised && best >= static_eval) {
+            return;
+        }
+        let pos = &self.buf.positions[ply];
+        let stm = pos.side_to_move().index();
+        let diff = best - static_eval;
+        if on {
+            let key = pos.structure_key();
+            self.buf.tables.update_corr(stm, key, diff, depth);
+        }
+        if on_np {
+            for s in [Side::First, Side::Second] {
+                let (row, key) = (ordering::corr_row(stm, s.index()), pos.pieces_key(s));
+                self.buf.tables.update_corr(row, key, diff, depth);
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! Castling is king-takes-rook inside cozy-chess and standard `e1g1` at the text boundary.
 
 use super::{see, value};
+use crate::eval::rng::mix64;
 use crate::game::search_params::{self, SearchParamTable};
 use crate::game::{DrawReason, Game, Outcome, RulesError, Side, WinReason};
 use cozy_chess::util::{display_uci_move, parse_uci_move};
@@ -40,16 +41,6 @@ impl ChessPos {
         }
         false
     }
-}
-
-/// splitmix64's finaliser: every input bit moves about half the output bits, so a key's top
-/// bits (what the correction tables index by) depend on every square.
-fn mix64(mut h: u64) -> u64 {
-    h ^= h >> 30;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h ^= h >> 27;
-    h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
-    h ^ (h >> 31)
 }
 
 fn side_of(c: Color) -> Side {
@@ -456,7 +447,8 @@ impl Game for ChessPos {
 
     fn structure_key(&self) -> u64 {
         // The two sides' pawn sets, each multiplied by an odd constant and mixed (splitmix64's
-        // finaliser): a key per pawn structure without keeping a second Zobrist key per move.
+        // finaliser, so the top bits the correction tables index by depend on every square): a
+        // key per pawn structure without keeping a second Zobrist key per move.
         let b = &self.board;
         let pawns = b.pieces(Piece::Pawn);
         let w = (pawns & b.colors(Color::White)).0;

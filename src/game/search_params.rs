@@ -238,7 +238,7 @@ pub const CORR_HIST: usize = 76;
 /// A second correction history per side to move and per colour, indexed by that colour's
 /// pieces other than pawns (`Game::pieces_key`; Stockfish 17's `nonPawnCorrectionHistory`),
 /// updated like `CorrHist`'s; the sum of the two colours' entries / this moves the evaluation
-/// (0: off; needs the tables `CorrHist` uses, so it reads nothing with `CorrHist` 0).
+/// (0: off; independent of `CorrHist`).
 pub const CORR_NON_PAWN: usize = 77;
 /// Number of tunables.
 pub const COUNT: usize = 78;

@@ -463,10 +463,7 @@ mod tests {
 
     /// splitmix64's finaliser: every bit of the input moves every bit of the key.
     fn mix(x: u64) -> u64 {
-        let mut z = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::eval::rng::mix64(x.wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
     /// Two threads storing into one shared table, with many collections: the count of used

@@ -12,8 +12,9 @@ use crate::game::search_params::{CORR_HIST, CORR_NON_PAWN};
 use crate::game::*;
 
 impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
-    /// The static evaluation `raw` at `ply` moved by the correction history of its pawn
-    /// structure (`CorrHist`; unchanged with it off or without the table, as in the learners).
+    /// The static evaluation `raw` at `ply` moved by the correction histories of its pawn
+    /// structure (`CorrHist`) and of each colour's other pieces (`CorrNonPawn`); unchanged with
+    /// both off or without the tables, as in the learners.
     #[inline]
     pub(super) fn corrected_eval(&self, ply: usize, raw: i32) -> i32 {
         let (div, div_np) = (self.sp(CORR_HIST), self.sp(CORR_NON_PAWN));
@@ -37,8 +38,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// `CorrHist`: the node's result `best` against its (corrected) static evaluation moves the
-    /// correction history of its pawn structure, unless the result is only a bound on the side
+    /// The node's result `best` against its (corrected) static evaluation moves the correction
+    /// histories that are on (its pawn structure's, its pieces'), unless the result is only a bound on the side
     /// the evaluation already stands (a fail high at or below it, a fail low at or above it),
     /// where it says nothing about the evaluation's error. Tactical best moves are left out by
     /// the caller: their result is the capture's, not the structure's.

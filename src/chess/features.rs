@@ -177,13 +177,20 @@ impl ChessFeatures {
         let maps = Self::maps(b, true);
         let pawns = PawnInfo::probe(b);
         let mut s = [0i64; 2];
-        for (i, view) in COLORS.into_iter().enumerate() {
-            let sign = if i == 0 { 1 } else { -1 };
+        for view in COLORS {
+            // Each side's sum apart, black's subtracted once: no sign to apply per term.
+            let mut v = [0i64; 2];
             terms::counts(b, view, &maps, &pawns, terms::Which::ALL, |t, n| {
                 let (mg, eg) = full.pair(t);
-                s[0] += sign * n as i64 * mg as i64;
-                s[1] += sign * n as i64 * eg as i64;
+                v[0] += n as i64 * mg as i64;
+                v[1] += n as i64 * eg as i64;
             });
+            if view == Color::White {
+                s = v;
+            } else {
+                s[0] -= v[0];
+                s[1] -= v[1];
+            }
         }
         let tempo = if b.side_to_move() == Color::White {
             1

@@ -154,6 +154,47 @@ pub(super) fn pawn_attack_span(pawns: BitBoard, color: Color) -> BitBoard {
     BitBoard(((x & !FILE_A) >> 1) | ((x & !FILE_H) << 1))
 }
 
+/// The squares within `d` king moves of a square (`WITHIN[sq][d]`, `d` 0..=7).
+const WITHIN: [[u64; 8]; 64] = {
+    let mut t = [[0u64; 8]; 64];
+    let mut a = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let df = (a % 8) as i32 - (b % 8) as i32;
+            let dr = (a / 8) as i32 - (b / 8) as i32;
+            let d = if df.abs() > dr.abs() {
+                df.abs()
+            } else {
+                dr.abs()
+            };
+            let mut within = d as usize;
+            while within < 8 {
+                t[a][within] |= 1 << b;
+                within += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
+/// The distance in king moves from `sq` to the nearest man of `set`, 0 for an empty set: the
+/// first ring around `sq` that holds one, so a king among its pawns takes a test or two rather
+/// than a distance per pawn.
+fn nearest_distance(sq: Square, set: BitBoard) -> i32 {
+    if set.is_empty() {
+        return 0;
+    }
+    let rings = &WITHIN[sq as usize];
+    let mut d = 0;
+    while d < 7 && set.0 & rings[d] == 0 {
+        d += 1;
+    }
+    d as i32
+}
+
 /// Enemy sliders that hit `target` through exactly one piece, and the pieces between (the
 /// pinned or discovering men, of either colour). `rooks` and `bishops` are the enemy's sliders
 /// of each kind (queens in both, when they count).
@@ -204,8 +245,7 @@ pub(super) fn more2_counts(
     }
     add(at(M2_WEAK_UNOPPOSED), p.weak_unopposed as i32);
     let king = b.king(view);
-    let kpd = own_pawns.into_iter().map(|sq| distance(king, sq)).min();
-    add(at(M2_KING_PAWN_DISTANCE), kpd.unwrap_or(0));
+    add(at(M2_KING_PAWN_DISTANCE), nearest_distance(king, own_pawns));
     // Men pinned to the own king by enemy sliders.
     let pinned = blockers(
         b,

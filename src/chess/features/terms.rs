@@ -437,13 +437,13 @@ pub(super) fn counts(
         }
     }
     // Own king: files around it without an own pawn, and enemy pawns storming them.
-    let mut open = 0;
-    for file_sq in kf & Rank::First.bitboard() {
-        if (own_pawns & file_sq.file().bitboard()).is_empty() {
-            open += 1;
-        }
-    }
-    add(N_POS + E_KING_OPEN_FILES, open);
+    // The own pawns' files folded onto the first rank: the files with a pawn, in one set.
+    let mut pawn_files = own_pawns.0;
+    pawn_files |= pawn_files >> 32;
+    pawn_files |= pawn_files >> 16;
+    pawn_files |= pawn_files >> 8;
+    let open = kf & Rank::First.bitboard() & !BitBoard(pawn_files);
+    add(N_POS + E_KING_OPEN_FILES, n(open));
     let storm = ahead_mask(k, view) & !ranks_beyond(k, view, 3) & kf;
     add(N_POS + E_PAWN_STORM, n(their_pawns & storm));
     if which.more {

@@ -29,6 +29,15 @@ fn king_flank(file: usize) -> BitBoard {
     })
 }
 
+/// The files that hold a man of `set`, whole.
+fn file_fill(set: BitBoard) -> BitBoard {
+    let mut x = set.0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    BitBoard(FILE_A.wrapping_mul(x & 0xFF))
+}
+
 /// Squares one side attacks at least twice, approximately: with two attackers of different
 /// types (two knights on one square, or two rooks, are not seen).
 fn double_attacks(a: &SideAttacks) -> BitBoard {
@@ -94,18 +103,22 @@ pub(super) fn more_counts(
     // Pieces.
     let king = b.king(view);
     let kf = king.file() as usize;
-    for sq in b.colored_pieces(view, Piece::Rook) {
-        let mob = n(get_rook_moves(sq, occ) & safe);
-        if mob <= 3 && (kf < 4) == ((sq.file() as usize) < kf) {
+    let rooks = b.colored_pieces(view, Piece::Rook);
+    // A rook can be trapped only on the king's side away from the centre (files left of a king
+    // on a–d, else the king's file and right of it): only those rooks need their moves.
+    let left = FILE_A.wrapping_mul((1u64 << kf) - 1);
+    let trap_side = BitBoard(if kf < 4 { left } else { !left });
+    for sq in rooks & trap_side {
+        if n(get_rook_moves(sq, occ) & safe) <= 3 {
             let rights = b.castle_rights(view);
             let castle = rights.short.is_some() || rights.long.is_some();
             add(at(M_TRAPPED_ROOK), 1 + i32::from(!castle));
         }
-        let file = sq.file().bitboard();
-        if !(file & b.pieces(Piece::Queen)).is_empty() {
-            add(at(M_ROOK_QUEEN_FILE), 1);
-        }
     }
+    add(
+        at(M_ROOK_QUEEN_FILE),
+        n(rooks & file_fill(b.pieces(Piece::Queen))),
+    );
     for sq in b.colored_pieces(view, Piece::Knight) {
         add(at(M_KING_PROTECTOR_N), distance(sq, king));
     }

@@ -266,9 +266,11 @@ pub(super) fn counts(
         super::shelter::counts(b, view, &mut add);
     }
     let p = &pinfo.side[view as usize];
-    for (i, &n) in p.passed.iter().enumerate() {
-        if n > 0 {
-            add(P_PASSED + i, n as i32);
+    if p.passed != [0; 6] {
+        for (i, &n) in p.passed.iter().enumerate() {
+            if n > 0 {
+                add(P_PASSED + i, n as i32);
+            }
         }
     }
     add(P_ISOLATED, p.isolated as i32);

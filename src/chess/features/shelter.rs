@@ -24,16 +24,22 @@ use super::*;
 /// The counts' first index among `terms::counts`' indices.
 const BASE: usize = COUNT_BASE[5];
 
-/// The relative rank (0..=7, `view`'s first rank 0) of the man of `set` nearest `view`'s back
-/// rank, or 0 for an empty set.
+/// The rank (0..=7) of the lowest man of `set`, or 0 for an empty set: on a set seen from
+/// the king's side (`view_set`), the relative rank of the man nearest its back rank.
 #[inline]
-fn backmost_rank(set: BitBoard, view: Color) -> usize {
-    if set.is_empty() {
+fn backmost_rank(set: u64) -> usize {
+    if set == 0 {
         return 0;
     }
+    set.trailing_zeros() as usize / 8
+}
+
+/// `set` as `view` sees it: ranks flipped for black, so that its first rank is the lowest.
+#[inline]
+fn view_set(set: BitBoard, view: Color) -> u64 {
     match view {
-        Color::White => set.0.trailing_zeros() as usize / 8,
-        Color::Black => 7 - (63 - set.0.leading_zeros() as usize) / 8,
+        Color::White => set.0,
+        Color::Black => set.0.swap_bytes(),
     }
 }
 
@@ -56,13 +62,16 @@ pub(super) fn counts(b: &Board, view: Color, mut add: impl FnMut(usize, i32)) {
     };
     let pawns = BitBoard(b.pieces(Piece::Pawn).0 & !behind);
     let their_pawns = b.colored_pieces(them, Piece::Pawn);
-    let ours = pawns & b.colors(view) & !pawn_attacks(their_pawns, them);
-    let theirs = pawns & b.colors(them);
+    let ours = view_set(
+        pawns & b.colors(view) & !pawn_attacks(their_pawns, them),
+        view,
+    );
+    let theirs = view_set(pawns & b.colors(them), view);
     let centre = (k.file() as usize).clamp(1, 6);
     for f in centre - 1..=centre + 1 {
-        let file = BitBoard(0x0101_0101_0101_0101 << f);
-        let our_rank = backmost_rank(ours & file, view);
-        let their_rank = backmost_rank(theirs & file, view);
+        let file = 0x0101_0101_0101_0101 << f;
+        let our_rank = backmost_rank(ours & file);
+        let their_rank = backmost_rank(theirs & file);
         let d = f.min(7 - f);
         add(BASE + S_SHELTER + d * 7 + our_rank.min(6), 1);
         if our_rank != 0 && our_rank + 1 == their_rank {

@@ -229,12 +229,11 @@ pub(super) fn counts(
         add(base + m, 1);
         let z = (att & zone).len() as i32;
         add(P_KING_ATTACK + slot, z);
-        attackers += usize::from(z > 0);
-        attackers_by[slot] += i32::from(z > 0);
-        if z > 0 {
-            attacker_weight += KD_ATTACKER_WEIGHT[slot];
-            zone_attacks += z;
-        }
+        let hit = i32::from(z > 0);
+        attackers += hit as usize;
+        attackers_by[slot] += hit;
+        attacker_weight += hit * KD_ATTACKER_WEIGHT[slot];
+        zone_attacks += z;
     };
     for sq in b.colored_pieces(view, Piece::Knight) {
         attack(&mut add, get_knight_moves(sq), P_MOB_N, 8, 0);
@@ -366,14 +365,13 @@ pub(super) fn counts(
         N_POS + E_ROOK_SEVENTH,
         n(b.colored_pieces(view, Piece::Rook) & seventh),
     );
-    for sq in b.colored_pieces(view, Piece::Bishop) {
-        let colour = if DARK_SQUARES >> (sq as u32) & 1 == 1 {
-            BitBoard(DARK_SQUARES)
-        } else {
-            BitBoard(!DARK_SQUARES)
-        };
-        add(N_POS + E_BAD_BISHOP, n(own_pawns & colour));
-    }
+    // Per bishop, the own pawns on its colour: by colour, bishops times pawns.
+    let (dark, light) = (BitBoard(DARK_SQUARES), BitBoard(!DARK_SQUARES));
+    let bishops = b.colored_pieces(view, Piece::Bishop);
+    add(
+        N_POS + E_BAD_BISHOP,
+        n(bishops & dark) * n(own_pawns & dark) + n(bishops & light) * n(own_pawns & light),
+    );
     // King danger against the opponent's king: the attacker count (non-linear by one-hot, with
     // and without a queen) and the safe checks by piece type.
     let slot = attackers.min(5);

@@ -106,10 +106,12 @@ pub fn phase(b: &Board) -> i32 {
 }
 
 impl ChessFeatures {
-    /// Adds (`sign` = 1) or removes (-1) a non-king piece's material and KP terms.
+    /// Adds (`sign` = 1) or removes (-1) a non-king piece's material and KP terms. `tables` are
+    /// the material and KP tables (`acc_tables`), looked up once by the caller rather than per
+    /// piece.
     #[inline]
     fn piece_terms(
-        w: &Weights,
+        (mat, kp): (&[i32], &[i16]),
         kings: [Square; 2],
         acc: &mut ChessAcc,
         color: Color,
@@ -117,13 +119,11 @@ impl ChessFeatures {
         sq: Square,
         sign: i32,
     ) {
-        let mat = w.i32(T_MATERIAL);
         let csign = if color == Color::White { sign } else { -sign };
         for ph in 0..2 {
             acc.material[ph] =
                 acc.material[ph].wrapping_add(csign.wrapping_mul(mat[ph * 5 + piece as usize]));
         }
-        let kp = w.i16(T_KP);
         if kp.is_empty() {
             return;
         }
@@ -136,13 +136,20 @@ impl ChessFeatures {
         }
     }
 
+    /// The tables `piece_terms` reads: material and KP.
+    #[inline]
+    fn acc_tables(w: &Weights) -> (&[i32], &[i16]) {
+        (w.i32(T_MATERIAL), w.i16(T_KP))
+    }
+
     fn refresh_acc(w: &Weights, b: &Board, acc: &mut ChessAcc) {
         *acc = ChessAcc::default();
+        let tables = Self::acc_tables(w);
         let kings = [b.king(Color::White), b.king(Color::Black)];
         for color in COLORS {
             for piece in NON_KING {
                 for sq in b.colored_pieces(color, piece) {
-                    Self::piece_terms(w, kings, acc, color, piece, sq, 1);
+                    Self::piece_terms(tables, kings, acc, color, piece, sq, 1);
                 }
             }
         }
@@ -354,12 +361,13 @@ impl FeatureSet<ChessPos> for ChessFeatures {
             squares[2] = Square::new(mv.to.file(), mv.from.rank());
         }
         let n = if squares[2] == squares[1] { 2 } else { 3 };
+        let tables = Self::acc_tables(w);
         for &sq in &squares[..n] {
             if let (Some(p), Some(c)) = (pb.piece_on(sq), pb.color_on(sq)) {
-                Self::piece_terms(w, kings, acc, c, p, sq, -1);
+                Self::piece_terms(tables, kings, acc, c, p, sq, -1);
             }
             if let (Some(p), Some(c)) = (cb.piece_on(sq), cb.color_on(sq)) {
-                Self::piece_terms(w, kings, acc, c, p, sq, 1);
+                Self::piece_terms(tables, kings, acc, c, p, sq, 1);
             }
         }
     }

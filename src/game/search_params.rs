@@ -240,8 +240,18 @@ pub const CORR_HIST: usize = 76;
 /// updated like `CorrHist`'s; the sum of the two colours' entries / this moves the evaluation
 /// (0: off; independent of `CorrHist`).
 pub const CORR_NON_PAWN: usize = 77;
+/// The soft time limit follows the share of the search's nodes that went to the best root move
+/// (0: off; else a weight in percent): with share `f`, the factor `max(0.5, 0.4 + 2·(1 − f))`
+/// (Ethereal's node time management: a best move that took most of the nodes is settled, so
+/// stop sooner; one that took few is contested, so look longer), applied as
+/// `1 + weight/100 · (factor − 1)` beside the stability and falling-evaluation factors.
+pub const TIME_NODES: usize = 78;
+/// A third correction history per side to move, keyed by the last two moves (their history
+/// indices; Stockfish 17's `continuationCorrectionHistory`), updated like `CorrHist`'s; its entry
+/// / this moves the evaluation (0: off).
+pub const CORR_CONT: usize = 79;
 /// Number of tunables.
-pub const COUNT: usize = 78;
+pub const COUNT: usize = 80;
 
 /// The parameters that divide: their range must exclude zero.
 const DIVISORS: [usize; 7] = [
@@ -334,6 +344,8 @@ pub const NAMES: [&str; COUNT] = [
     "RfpStat",
     "CorrHist",
     "CorrNonPawn",
+    "TimeNodes",
+    "CorrCont",
 ];
 
 const fn t(index: usize, default: i32, min: i32, max: i32, step: i32) -> Tunable {
@@ -427,6 +439,8 @@ pub const STANDARD: SearchParamTable = [
     t(RFP_STAT, 0, 0, 1000, 20),
     t(CORR_HIST, 0, 0, 256, 4),
     t(CORR_NON_PAWN, 0, 0, 256, 4),
+    t(TIME_NODES, 0, 0, 200, 10),
+    t(CORR_CONT, 0, 0, 256, 4),
 ];
 
 /// Chess's table: the standard values moved where two fixed-node SPSA runs of chess games took
@@ -446,7 +460,8 @@ pub const STANDARD: SearchParamTable = [
 /// extension showed no significant gain at 2 s + 0.02 s (switched off: +1.7 [−18.3, +21.8] and
 /// −14.5 [−35.2, +6.1], 600 games each); both stay on, as nothing shows that they cost.
 /// Correction history by pawn structure (§37: +13.2 [+0.7, +25.8] in 2,000 games at 10,000
-/// nodes, +18.5 [−1.5, +38.7] in 600 at 2 s + 0.02 s).
+/// nodes, +18.5 [−1.5, +38.7] in 600 at 2 s + 0.02 s); and by the last two moves (§38:
+/// +10.1 [−2.4, +22.6] in 2,000 games at 10,000 nodes, +13.3 [−7.9, +34.7] in 600 at 40,000).
 pub const CHESS: SearchParamTable = {
     let mut t = STANDARD;
     t[RFP_MARGIN].default = 71;
@@ -470,6 +485,7 @@ pub const CHESS: SearchParamTable = {
     t[TIME_FALLING].default = 30;
     t[THREAT_ORDER].default = 40;
     t[CORR_HIST].default = 32;
+    t[CORR_CONT].default = 32;
     t
 };
 

@@ -23,7 +23,8 @@ pub struct OrderingTables {
     /// Correction histories: `corr[row · CORR_SIZE + key % CORR_SIZE]`, the running average of
     /// (search result − static evaluation) at nodes of that key, within ±`CORR_MAX`. Rows 0–1:
     /// the side to move's pawn structure (`CorrHist`); rows 2–5 (`corr_row`): side to move ×
-    /// colour, that colour's other pieces (`CorrNonPawn`). Empty in the learners' tables (their
+    /// colour, that colour's other pieces (`CorrNonPawn`); rows 6–7 (`corr_cont_row`): the
+    /// side to move's last two moves (`CorrCont`). Empty in the learners' tables (their
     /// searches must give the same value for the same position whatever was searched before).
     pub corr: Vec<i16>,
     size: usize,
@@ -36,13 +37,19 @@ pub const CORR_SIZE: usize = 16_384;
 /// The bound of a correction-history entry; one update moves it by at most a quarter of it.
 pub const CORR_MAX: i32 = 1024;
 /// Rows of the correction tables: pawns per side to move, then non-pawn pieces per side to
-/// move and colour.
-const CORR_ROWS: usize = 6;
+/// move and colour, then the last two moves per side to move.
+const CORR_ROWS: usize = 8;
 
 /// The correction-history row of `colour`'s non-pawn pieces seen by side to move `stm`.
 #[inline]
 pub fn corr_row(stm: usize, colour: usize) -> usize {
     2 + 2 * stm + colour
+}
+
+/// The correction-history row of the last two moves seen by side to move `stm` (`CorrCont`).
+#[inline]
+pub fn corr_cont_row(stm: usize) -> usize {
+    6 + stm
 }
 
 /// History gravity: bonuses shrink as the entry nears the maximum, so values stay bounded.
@@ -409,7 +416,8 @@ mod tests {
         for row in 1..CORR_ROWS {
             assert_eq!(t.corr_entry(row, key), 0);
         }
-        assert_eq!(corr_row(1, 1), CORR_ROWS - 1);
+        assert_eq!(corr_row(1, 1), corr_cont_row(0) - 1);
+        assert_eq!(corr_cont_row(1), CORR_ROWS - 1);
         assert_eq!(t.corr_entry(0, key ^ (1 << 60)), 0);
         for _ in 0..1000 {
             t.update_corr(0, key, 30_000, 64);

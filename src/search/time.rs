@@ -101,6 +101,20 @@ pub fn falling_eval_factor(scale: i32, score: i32, last_search: i32, four_back: 
     (1.0 + d / (2.0 * scale as f64)).clamp(0.6, 1.6)
 }
 
+/// The soft limit's factor from the best root move's share of the nodes (`TimeNodes`: `weight`
+/// in percent, 0 for off, which gives 1; so does `total` 0): `max(0.5, 0.4 + 2·(1 − share))`
+/// (Ethereal's), moved toward 1 by the weight. A best move that took most of the nodes has
+/// been searched and kept against the others' refutations cheaply, so the search stops sooner;
+/// one that took few shares the tree with alternatives that needed deep searches to refute.
+pub fn node_share_factor(weight: i32, best_nodes: u64, total: u64) -> f64 {
+    if weight <= 0 || total == 0 {
+        return 1.0;
+    }
+    let share = (best_nodes.min(total)) as f64 / total as f64;
+    let factor = (0.4 + 2.0 * (1.0 - share)).max(0.5);
+    1.0 + weight as f64 / 100.0 * (factor - 1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +146,25 @@ mod tests {
             falling_eval_factor(30, 0, MATE_BOUND + 5, MATE_BOUND + 5),
             1.0
         );
+    }
+
+    #[test]
+    fn a_contested_best_move_buys_time_and_a_settled_one_saves_it() {
+        // Off, or nothing counted: no change.
+        assert_eq!(node_share_factor(0, 10, 100), 1.0);
+        assert_eq!(node_share_factor(100, 0, 0), 1.0);
+        // Full weight: Ethereal's factor. 70% of the nodes: 0.4 + 0.6 = 1.0.
+        assert!((node_share_factor(100, 70, 100) - 1.0).abs() < 1e-12);
+        assert!((node_share_factor(100, 20, 100) - 2.0).abs() < 1e-12);
+        // Nearly all the nodes: the floor of one half.
+        assert_eq!(node_share_factor(100, 99, 100), 0.5);
+        // Half the weight, half the move away from 1.
+        assert!((node_share_factor(50, 20, 100) - 1.5).abs() < 1e-12);
+        // The factor falls as the share rises.
+        let f: Vec<f64> = (0..=10)
+            .map(|k| node_share_factor(100, k * 10, 100))
+            .collect();
+        assert!(f.windows(2).all(|w| w[0] >= w[1]), "{f:?}");
     }
 
     fn opts() -> TimeOptions {

@@ -4,7 +4,8 @@ reduction), the prior-countermove bonus, Stockfish's tt-PV flag, six of its late
 two more history updates (an exact node's best move, a table cut-off's move), capture futility,
 check extensions only from a depth, late move pruning at PV nodes and of checks, Stockfish's
 static condition on the null move, its limit on quiescence evasions, its singular-quiet reduction,
-the histories in futility and reverse futility margins, and the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
+the histories in futility and reverse futility margins, the correction histories (pawns, other
+pieces, the last two moves), and the fifty-move damping of the evaluation; off in the standard table, some on in chess's; each set through a `tune` build's
 options: each changes the chess search tree at a fixed depth between off and on (so the switch is
 live), and with each one on the search still reports the exact mates of a few chess positions and
 of shogi tsume problems (a pruning that cuts on a wrong bound shows up as a lost or wrong mate
@@ -32,7 +33,7 @@ SWITCHES = {"SeeQuietDepth": 4, "TtEvalAdjust": 1, "RazorDepth": 3, "ProbCutDept
             "CheckOrder": 6000, "EnPrise": 40, "OrderWeights": 1,
             "CaptureSlack": 300, "FailHighReduce": 1, "NmpStatic": 100,
             "QsEvasions": 2, "SingularQuietLmr": 1, "FutilityHistory": 42, "RfpStat": 245,
-            "CorrHist": 32, "CorrNonPawn": 32}
+            "CorrHist": 32, "CorrNonPawn": 32, "CorrCont": 32}
 # The switches whose "off" (the standard value) is not 0.
 OFF = {"LmrPvExtra": 2, "CheckExtDepth": 1, "ContPlies": 2}
 

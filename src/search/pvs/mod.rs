@@ -24,7 +24,7 @@ use super::{Info, SearchParams};
 use crate::eval::Evaluator;
 use crate::game::search_params::{
     ASPIRATION_DELTA, ASPIRATION_DEPTH, ASPIRATION_MAX, CHECK_EXT_DEPTH, FAIL_HIGH_REDUCE,
-    LMR_BASE, LMR_DIV, RULE50_DAMP, TIME_FALLING,
+    LMR_BASE, LMR_DIV, RULE50_DAMP, TIME_FALLING, TIME_NODES,
 };
 use crate::game::*;
 use parking_lot::Mutex;
@@ -90,6 +90,9 @@ pub struct RootMove<M> {
     pub prev_score: i32,
     pub pv: Vec<M>,
     pub seldepth: u32,
+    /// The nodes this searcher spent below this move in this search, all iterations so far
+    /// (`TimeNodes` reads the best move's share).
+    pub nodes: u64,
 }
 
 /// What a finished iteration produced (read by the thread pool to pick the reported move).
@@ -194,6 +197,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                     prev_score: -INFINITE,
                     pv: Vec::new(),
                     seldepth: 0,
+                    nodes: 0,
                 });
             }
             let rm = &mut root_moves[k];
@@ -203,6 +207,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             rm.pv.clear();
             rm.pv.push(moves[i]);
             rm.seldepth = 0;
+            rm.nodes = 0;
         }
         self.give_back_bufs(0, moves, scores);
         let eval = self.eval;
@@ -400,6 +405,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 && self.params.check_extension
                 && depth >= self.sp(CHECK_EXT_DEPTH)) as i32;
             let new_depth = depth - 1 + ext;
+            let nodes_before = self.local_nodes;
             let mut score;
             if i == pv_idx {
                 score = -self.search(-beta, -alpha, new_depth, 1, true);
@@ -410,6 +416,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 }
             }
             self.pop();
+            self.buf.root_moves[i].nodes += self.local_nodes - nodes_before;
             if self.shared.stopped() {
                 break;
             }
@@ -625,7 +632,8 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                             last_search,
                             four_back,
                         );
-                        let limit = (soft as f64 * factor * falling) as u64;
+                        let limit =
+                            (soft as f64 * factor * falling * self.node_time_factor()) as u64;
                         let elapsed = self.shared.elapsed_ms();
                         let hard = self.shared.hard_ms.load(Ordering::Relaxed);
                         // Don't start an iteration that cannot finish; one legal move needs no search.
@@ -637,6 +645,13 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 }
             }
         }
+    }
+
+    /// The soft limit's factor from the best root move's share of this searcher's nodes
+    /// (`TimeNodes`, `time::node_share_factor`).
+    fn node_time_factor(&self) -> f64 {
+        let total: u64 = self.buf.root_moves.iter().map(|rm| rm.nodes).sum();
+        super::time::node_share_factor(self.sp(TIME_NODES), self.buf.root_moves[0].nodes, total)
     }
 
     /// The `info` of line `pv_idx` after an iteration at `depth`.

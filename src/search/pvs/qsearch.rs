@@ -5,7 +5,7 @@ use super::super::ordering;
 use super::super::tt::Bound;
 use super::Searcher;
 use crate::eval::Evaluator;
-use crate::game::search_params::{QS_EVASIONS, QS_RECAPTURE_DEPTH};
+use crate::game::search_params::{CORR_CONT, QS_EVASIONS, QS_RECAPTURE_DEPTH};
 use crate::game::*;
 
 /// A safety cap on the quiescence depth (captures run out long before it).
@@ -103,6 +103,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
         // escaped the mate (0: no limit). A pruning: off with SEE pruning (the learners').
         let evasions = self.sp(QS_EVASIONS);
         let mut quiet_evasions = 0;
+        // The last two moves key `CorrCont`'s correction, so quiescence records its moves too
+        // when that is on (nothing else reads them below the main search).
+        let record_moves = self.sp(CORR_CONT) > 0;
         let mut i = 0;
         while let Some((mv, _)) =
             ordering::pick(&mut moves, &mut scores, i, &mut self.buf.sort_scratch)
@@ -129,6 +132,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
                 quiet_evasions += quiet as i32;
             }
             self.buf.qs_to[ply + 1] = to;
+            if record_moves {
+                self.buf.prev_hist[ply] = self.buf.positions[ply].history_index(mv);
+            }
             self.push(ply, mv);
             let score = -self.qsearch(-beta, -alpha, ply + 1, qdepth + 1);
             self.pop();

@@ -1,10 +1,10 @@
-//! Correction histories (`CorrHist`, `CorrNonPawn`; Stockfish 16/17's `correctionHistory`):
-//! the static evaluation of a node moved by a running average of how far the searches' results
-//! stood from it at earlier nodes with the same pawn structure (and, by switch, the same pieces
-//! of one colour, or the same last two moves), and the update of that average after a node's
-//! move loop. A linear
-//! evaluation's errors are systematic per structure, which is what the averages catch
-//! (docs/search_report.md §37). The tables live in `OrderingTables` (play search only).
+//! Correction histories (`CorrHist`, `CorrNonPawn`, `CorrCont`; Stockfish 16/17's
+//! `correctionHistory` and its relatives): the static evaluation of a node moved by a running
+//! average of how far the searches' results stood from it at earlier nodes with the same pawn
+//! structure (and, by switch, the same pieces of one colour, or the same last two moves), and
+//! the update of that average after a node's move loop. A linear evaluation's errors are
+//! systematic per structure, which is what the averages catch (docs/search_report.md §37–38).
+//! The tables live in `OrderingTables` (play search only).
 
 use super::super::ordering;
 use super::{Searcher, NO_PREV};
@@ -62,10 +62,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 
     /// The node's result `best` against its (corrected) static evaluation moves the correction
-    /// histories that are on (its pawn structure's, its pieces', its last two moves'), unless the result is only a bound on the side
-    /// the evaluation already stands (a fail high at or below it, a fail low at or above it),
-    /// where it says nothing about the evaluation's error. Tactical best moves are left out by
-    /// the caller: their result is the capture's, not the structure's.
+    /// histories that are on (its pawn structure's, its pieces', its last two moves'), unless
+    /// the result is only a bound on the side the evaluation already stands (a fail high at or
+    /// below it, a fail low at or above it), where it says nothing about the evaluation's error.
+    /// Tactical best moves are left out by the caller: their result is the capture's, not the
+    /// structure's.
     pub(super) fn update_correction(
         &mut self,
         ply: usize,

@@ -7,7 +7,7 @@
 //! subtracts the opponent's, so each term is linear in its weights and anti-symmetric.
 
 use super::pawns::PawnInfo;
-use super::terms::{ahead_mask, distance, forward, SideAttacks, FILE_A, FILE_H};
+use super::terms::{ahead_mask, distance, file_fill, forward, SideAttacks, FILE_A, FILE_H};
 use super::*;
 use cozy_chess::{get_between_rays, get_bishop_rays, get_rook_rays};
 
@@ -27,15 +27,6 @@ fn king_flank(file: usize) -> BitBoard {
         5 | 6 => files(4, 7),
         _ => files(5, 7),
     })
-}
-
-/// The files that hold a man of `set`, whole.
-fn file_fill(set: BitBoard) -> BitBoard {
-    let mut x = set.0;
-    x |= x >> 32;
-    x |= x >> 16;
-    x |= x >> 8;
-    BitBoard(FILE_A.wrapping_mul(x & 0xFF))
 }
 
 /// Squares one side attacks at least twice, approximately: with two attackers of different

@@ -28,6 +28,16 @@ pub(super) const DARK_SQUARES: u64 = 0xAA55_AA55_AA55_AA55;
 pub(super) const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub(super) const FILE_H: u64 = FILE_A << 7;
 
+/// The files that hold a man of `set`, whole: the set folded onto one rank, then spread up the
+/// files (one multiplication, no loop over files).
+pub(super) fn file_fill(set: BitBoard) -> BitBoard {
+    let mut x = set.0;
+    x |= x >> 32;
+    x |= x >> 16;
+    x |= x >> 8;
+    BitBoard(FILE_A.wrapping_mul(x & 0xFF))
+}
+
 /// Squares attacked by a set of `color`'s pawns.
 #[inline]
 pub(super) fn pawn_attacks(pawns: BitBoard, color: Color) -> BitBoard {
@@ -437,12 +447,7 @@ pub(super) fn counts(
         }
     }
     // Own king: files around it without an own pawn, and enemy pawns storming them.
-    // The own pawns' files folded onto the first rank: the files with a pawn, in one set.
-    let mut pawn_files = own_pawns.0;
-    pawn_files |= pawn_files >> 32;
-    pawn_files |= pawn_files >> 16;
-    pawn_files |= pawn_files >> 8;
-    let open = kf & Rank::First.bitboard() & !BitBoard(pawn_files);
+    let open = kf & Rank::First.bitboard() & !file_fill(own_pawns);
     add(N_POS + E_KING_OPEN_FILES, n(open));
     let storm = ahead_mask(k, view) & !ranks_beyond(k, view, 3) & kf;
     add(N_POS + E_PAWN_STORM, n(their_pawns & storm));
